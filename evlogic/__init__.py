@@ -1,0 +1,34 @@
+"""evlogic: answer-set scoring rules for an electoral-vote board game.
+
+The rules live in clingo programs (``rules/*.lp``); this package loads
+boards and games, turns them into facts, solves, and decodes the model::
+
+    from evlogic import score_file
+    report = score_file("examples/rulebook/full-example.yaml")
+    report.players[0].total   # 39
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from evlogic.boards import Board, State, load_board
+from evlogic.engine import score_file, score_game
+from evlogic.errors import InputError
+from evlogic.games import Game, Player, load_game
+from evlogic.report import PlayerScore, ScoreReport
+
+__all__ = [
+    "Board",
+    "Game",
+    "InputError",
+    "Player",
+    "PlayerScore",
+    "ScoreReport",
+    "State",
+    "__version__",
+    "load_board",
+    "load_game",
+    "score_file",
+    "score_game",
+]

@@ -1,0 +1,7 @@
+"""``python -m evlogic``."""
+
+import sys
+
+from evlogic.cli import main
+
+sys.exit(main())

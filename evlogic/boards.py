@@ -1,0 +1,123 @@
+"""Boards: loading and validating a board file.
+
+A board is a mapping of state ids to their EV, swing flag and neighbours,
+plus the game-end count.  Everything here checks shape and consistency;
+nothing here knows a scoring rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from evlogic.resources import bundled_boards
+from evlogic.yamlfile import Field, closest, read_yaml
+
+#: clingo integers are 32-bit.  Capping the board's EV keeps every sum the
+#: rules form (face values times any sane multiplier, plus bonuses) exact.
+MAX_BOARD_EV = 10_000_000
+DEFAULT_GAME_END = 36
+
+
+@dataclass(frozen=True)
+class State:
+    id: str
+    name: str
+    ev: int
+    swing: bool
+    neighbors: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Board:
+    name: str
+    game_end: int
+    states: dict[str, State]
+    source: str
+
+    def suggest(self, state_id: str) -> str:
+        return closest(state_id, self.states)
+
+
+def board_from_field(top: Field, default_name: str) -> Board:
+    """Validate a parsed board file."""
+    fields = top.fields(["states"], ["name", "game_end"], what="a board mapping")
+    name = fields["name"].text() if "name" in fields else default_name
+    states_field = fields["states"]
+    entries = list(states_field.entries("a mapping of state ids"))
+    if not entries:
+        raise states_field.error("must list at least one state")
+
+    raw: dict[str, dict[str, Field]] = {}
+    for key, value in entries:
+        state_id = key.text("a state id")
+        if state_id in raw:
+            raise key.error(f"state {state_id!r} is listed twice")
+        raw[state_id] = value.fields(["ev"], ["name", "swing", "neighbors"])
+
+    states: dict[str, State] = {}
+    listed_at: dict[tuple[str, str], Field] = {}
+    total_ev = 0
+    for state_id, state_fields in raw.items():
+        ev = state_fields["ev"].integer(1, MAX_BOARD_EV, what="a positive whole number")
+        total_ev += ev
+        neighbors: list[str] = []
+        for item in state_fields["neighbors"].items() if "neighbors" in state_fields else []:
+            other = item.text("a state id")
+            if other not in raw:
+                raise item.error(f"unknown state {other!r}{closest(other, raw)}")
+            if other == state_id:
+                raise item.error(f"{state_id!r} cannot neighbour itself")
+            if other in neighbors:
+                raise item.error(f"{other!r} is listed twice")
+            neighbors.append(other)
+            listed_at[state_id, other] = item
+        states[state_id] = State(
+            id=state_id,
+            name=state_fields["name"].text() if "name" in state_fields else state_id,
+            ev=ev,
+            swing=state_fields["swing"].flag() if "swing" in state_fields else False,
+            neighbors=tuple(neighbors),
+        )
+    if total_ev > MAX_BOARD_EV:
+        raise states_field.error(
+            f"EVs add up to {total_ev}, more than the {MAX_BOARD_EV} evlogic scores exactly"
+        )
+
+    for (state_id, other), item in listed_at.items():
+        if (other, state_id) not in listed_at:
+            raise item.error(
+                f"{state_id!r} lists {other!r} as a neighbour, but {other!r} does not list "
+                f"{state_id!r} (borders must be listed on both sides)"
+            )
+
+    if "game_end" in fields:
+        game_end = fields["game_end"].integer(1, len(states), what="a number of states")
+    else:
+        game_end = min(DEFAULT_GAME_END, len(states))
+    return Board(name=name, game_end=game_end, states=states, source=top.source)
+
+
+def load_board(path: Path, source: str | None = None) -> Board:
+    """Load and validate a board file."""
+    return board_from_field(read_yaml(path, source), default_name=path.stem)
+
+
+def resolve_board(reference: Field, relative_to: Path) -> Path:
+    """A game's ``board:`` value: a bundled board name, or a path relative to the game."""
+    text = reference.text("a board name or path")
+    bundled = bundled_boards()
+    looks_like_path = "/" in text or "\\" in text or text.endswith((".yaml", ".yml"))
+    if not looks_like_path:
+        if text in bundled:
+            return bundled[text]
+        raise reference.error(
+            f"no bundled board {text!r}{closest(text, bundled)}; "
+            f"bundled boards: {', '.join(bundled)}; a file path needs .yaml or a '/'"
+        )
+    path = Path(text).expanduser()
+    if not path.is_absolute():
+        path = relative_to / path
+    if not path.is_file():
+        raise reference.error(f"board file {text!r} not found (looked for {path})")
+    return path

@@ -1,0 +1,107 @@
+"""Games: loading and validating a position on a board.
+
+A game names its board and lists its players in order, each with a home and
+the states they have won.  Everything here checks that the position can
+exist (every id known, no state owned twice, homes never change hands);
+nothing here knows a scoring rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from evlogic.boards import Board, load_board, resolve_board
+from evlogic.yamlfile import Field, read_yaml, yaml_document
+
+
+@dataclass(frozen=True)
+class Player:
+    name: str
+    home: str
+    states: tuple[str, ...]  # won states as listed (the home may appear)
+
+
+@dataclass(frozen=True)
+class Game:
+    board: Board
+    players: tuple[Player, ...]
+    source: str
+
+
+def game_from_fields(fields: dict[str, Field], board: Board, source: str) -> Game:
+    """Validate a game's fields against its board (the ``board`` key already resolved)."""
+    items = fields["players"].items("a list of players")
+    if not items:
+        raise fields["players"].error("must list at least one player")
+
+    parsed: list[tuple[str, Field, list[Field]]] = []
+    names: dict[str, Field] = {}
+    homes: dict[str, str] = {}
+    for item in items:
+        player = item.fields(["name", "home"], ["states"], what="a player mapping")
+        name = player["name"].text("a player name")
+        if name in names:
+            raise player["name"].error(f"player name {name!r} is used twice")
+        names[name] = player["name"]
+        home_field = player["home"]
+        home = _state_id(home_field, board)
+        if home in homes:
+            raise home_field.error(f"{home!r} is already the home of {homes[home]!r}")
+        homes[home] = name
+        states = player["states"].items("a list of state ids") if "states" in player else []
+        parsed.append((name, home_field, states))
+
+    owner = dict(homes)
+    players: list[Player] = []
+    for name, home_field, state_fields in parsed:
+        home = home_field.text()
+        won: list[str] = []
+        for item in state_fields:
+            state_id = _state_id(item, board)
+            if state_id in homes and homes[state_id] != name:
+                raise item.error(
+                    f"{state_id!r} is the home of {homes[state_id]!r}; homes never change hands"
+                )
+            if state_id in won:
+                raise item.error(f"{state_id!r} is listed twice")
+            if state_id != home and owner.get(state_id, name) != name:
+                raise item.error(f"{state_id!r} is already owned by {owner[state_id]!r}")
+            owner[state_id] = name
+            won.append(state_id)
+        players.append(Player(name=name, home=home, states=tuple(won)))
+    return Game(board=board, players=tuple(players), source=source)
+
+
+def _state_id(item: Field, board: Board) -> str:
+    state_id = item.text("a state id")
+    if state_id not in board.states:
+        raise item.error(
+            f"unknown state {state_id!r}{board.suggest(state_id)} on board {board.name!r}"
+        )
+    return state_id
+
+
+def load_game(path: Path, source: str | None = None) -> Game:
+    """Load a game file and the board it names."""
+    return _game_from_document(read_yaml(path, source), path.parent)
+
+
+def load_game_text(text: str, source: str, base: Path) -> Game:
+    """Load a game from YAML text; a board path is relative to ``base``."""
+    return _game_from_document(yaml_document(text, source), base)
+
+
+def _game_from_document(top: Field, base: Path) -> Game:
+    fields = top.fields(["board", "players"], what="a game mapping")
+    board_path = resolve_board(fields["board"], base)
+    board = load_board(board_path, _display_path(board_path))
+    return game_from_fields(fields, board, top.source)
+
+
+def _display_path(board_path: Path) -> str:
+    """How to name the board file in errors: as the user would find it."""
+    try:
+        return str(board_path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(board_path)

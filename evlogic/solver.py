@@ -1,0 +1,69 @@
+"""Solving: ground the rules with facts and return the one answer set.
+
+The scoring programs in ``rules/`` are stratified: grounding already decides
+them and the solver only confirms the single model, so no search happens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import clingo
+
+from evlogic.resources import rules_dir
+
+#: The scoring program, one concern per file (see each file's header).
+SCORING_RULES: tuple[str, ...] = (
+    "parameters.lp",
+    "position.lp",
+    "face.lp",
+    "region.lp",
+    "region_order.lp",
+    "siege.lp",
+    "bonus.lp",
+    "totals.lp",
+    "output.lp",
+)
+
+
+# Facts arrive through the backend, after the parser has looked for them, so
+# clingo reports input predicates as undefined; any other message is a bug.
+
+
+class SolverError(RuntimeError):
+    """The rules did not yield exactly one model: a bug in evlogic, not in the input."""
+
+
+def rule_paths(names: Sequence[str] = SCORING_RULES) -> list[Path]:
+    directory = rules_dir()
+    return [directory / name for name in names]
+
+
+def solve(
+    facts: Iterable[clingo.Symbol], rules: Sequence[Path] | None = None
+) -> list[clingo.Symbol]:
+    """Ground ``rules`` (default: the scoring program) with ``facts``; return the shown atoms."""
+    messages: list[str] = []
+
+    def log(code: clingo.MessageCode, message: str) -> None:
+        if code != clingo.MessageCode.AtomUndefined:
+            messages.append(message.strip())
+
+    control = clingo.Control(["--models=1"], logger=log)
+    for path in rules if rules is not None else rule_paths():
+        control.load(str(path))
+    with control.backend() as backend:
+        for fact in facts:
+            backend.add_rule([backend.add_atom(fact)])
+    control.ground([("base", [])])
+    if messages:
+        raise SolverError("clingo: " + " | ".join(messages))
+    shown: list[clingo.Symbol] | None = None
+    with control.solve(yield_=True) as handle:
+        for model in handle:
+            shown = model.symbols(shown=True)
+            break
+    if shown is None:
+        raise SolverError("the scoring rules have no answer set for this input")
+    return shown
