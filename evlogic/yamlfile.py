@@ -22,12 +22,12 @@ _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class LineMap(dict):
-    """A mapping that remembers the line and raw text of each key."""
+    """A mapping with text keys that remembers the line of each key and the
+    raw text of each plain scalar value."""
 
     line: int | None = None
-    key_lines: dict[object, int]
-    raw_keys: dict[object, str | None]
-    raw_values: dict[object, str | None]
+    key_lines: dict[str, int]
+    raw_values: dict[str, str | None]
 
 
 class LineList(list):
@@ -40,41 +40,39 @@ class LineList(list):
 
 def _raw(node: yaml.Node) -> str | None:
     """The text of a plain scalar as written (``NO`` stays ``NO``)."""
-    if isinstance(node, yaml.ScalarNode) and node.style is None:
+    if isinstance(node, yaml.ScalarNode) and not node.style:  # libyaml: "" for plain
         return str(node.value)
     return None
 
 
 class _StrictLoader(_BaseLoader):  # type: ignore[misc, valid-type]
     def construct_line_map(self, node: yaml.MappingNode) -> LineMap:
-        seen: dict[object, int] = {}
-        for key_node, _ in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                continue
-            key = self.construct_object(key_node, deep=True)
-            line = key_node.start_mark.line + 1
-            try:
-                first = seen.get(key)
-            except TypeError:
-                raise yaml.constructor.ConstructorError(
-                    None, None, "a mapping key must be a plain value", key_node.start_mark
-                ) from None
-            if first is not None:
-                raise _DuplicateKey(key, first, line)
-            seen[key] = line
+        written = {id(key) for key, _ in node.value}  # not brought in by a `<<` merge
         self.flatten_mapping(node)
+        seen_written: set[str] = set()
         result = LineMap()
         result.line = node.start_mark.line + 1
         result.key_lines = {}
-        result.raw_keys = {}
         result.raw_values = {}
         for key_node, value_node in node.value:
-            key = self.construct_object(key_node, deep=True)
+            key = self._key(key_node)
+            line = key_node.start_mark.line + 1
+            if id(key_node) in written:  # a merged key may be overridden, once
+                if key in seen_written:
+                    raise _DuplicateKey(key, result.key_lines[key], line)
+                seen_written.add(key)
             result[key] = self.construct_object(value_node, deep=True)
-            result.key_lines[key] = key_node.start_mark.line + 1
-            result.raw_keys[key] = _raw(key_node)
+            result.key_lines[key] = line
             result.raw_values[key] = _raw(value_node)
         return result
+
+    def _key(self, node: yaml.Node) -> str:
+        """Keys are text as written: ``NO``, ``on`` and ``1`` are three ids."""
+        if not isinstance(node, yaml.ScalarNode):
+            raise yaml.constructor.ConstructorError(
+                None, None, "a mapping key must be plain text", node.start_mark
+            )
+        return str(node.value)
 
     def construct_line_list(self, node: yaml.SequenceNode) -> LineList:
         result = LineList(self.construct_object(child, deep=True) for child in node.value)
@@ -193,12 +191,11 @@ class Field:
         if not isinstance(self.value, dict):
             raise self.error(f"must be {what}, not {_type_name(self.value)}")
         key_lines = getattr(self.value, "key_lines", {})
-        raw_keys = getattr(self.value, "raw_keys", {})
         raw_values = getattr(self.value, "raw_values", {})
         for key, value in self.value.items():
             line = key_lines.get(key)
-            key_field = self._child(self.path, key, line, raw_keys.get(key))
-            name = key if isinstance(key, str) else (key_field.raw or str(key))
+            key_field = self._child(self.path, key, line, None)
+            name = str(key)
             child_path = f"{self.path}.{name}" if self.path else name
             value_line = getattr(value, "line", None) if isinstance(value, (dict, list)) else None
             yield key_field, self._child(child_path, value, value_line or line, raw_values.get(key))
@@ -212,10 +209,9 @@ class Field:
         found: dict[str, Field] = {}
         for key_field, value_field in self.entries(what):
             key = key_field.value
-            if not isinstance(key, str) or key not in known:
-                shown = key_field.raw if key_field.raw is not None else key
-                hint = closest(str(shown), known) or f" (known: {', '.join(known)})"
-                raise key_field.error(f"unknown key {shown!r}{hint}")
+            if key not in known:
+                hint = closest(str(key), known) or f" (known: {', '.join(known)})"
+                raise key_field.error(f"unknown key {key!r}{hint}")
             found[key] = value_field
         for key in required:
             if key not in found:

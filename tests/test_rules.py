@@ -1,0 +1,310 @@
+"""Each rules/*.lp file on its own, on tiny boards (clintest).
+
+Facts are written out by hand here: each test feeds one file exactly the
+input predicates its header names and checks the output predicates.
+"""
+
+from __future__ import annotations
+
+from clintest.assertion import Contains, Equals, Not
+from clintest.quantifier import All, Exact
+from clintest.solver import Clingo
+from clintest.test import And, Assert
+
+from evlogic.resources import rules_dir
+
+# H is home and touches A, B, C; A-B and B-C touch (two triangles with H);
+# D touches A and B; E touches C only.
+DIAMOND = """
+adjacent(X, Y) :- edge(X, Y).  adjacent(Y, X) :- edge(X, Y).
+edge("H","A"). edge("H","B"). edge("H","C"). edge("A","B"). edge("B","C").
+edge("A","D"). edge("B","D"). edge("C","E").
+"""
+
+
+def unique_model(files: list[str], program: str, *, has=(), lacks=()) -> None:
+    """One model, containing every atom of ``has`` and none of ``lacks``."""
+    checks = [Assert(Exact(1), Contains(atom)) for atom in has]
+    checks += [Assert(All(), Not(Contains(atom))) for atom in lacks]
+    test = And(Assert(Exact(1), Not(Contains("__never__"))), *checks)
+    Clingo(["0"], program, [str(rules_dir() / name) for name in files]).solve(test)
+    test.assert_()
+
+
+def shown_exactly(files: list[str], program: str, atoms: set[str]) -> None:
+    test = Assert(Exact(1), Equals(atoms))
+    Clingo(["0"], program, [str(rules_dir() / name) for name in files]).solve(test)
+    test.assert_()
+
+
+# --- parameters.lp ---------------------------------------------------------
+
+
+def test_parameters_are_the_rulebook_numbers():
+    unique_model(
+        ["parameters.lp"],
+        "",
+        has=[
+            "param(swing_multiplier,2)",
+            "param(home_swing,false)",
+            "param(links_needed,2)",
+            "param(siege_penalty,10)",
+            "tier(3,15)",
+            "tier(4,25)",
+            "tier(5,35)",
+            "tier(6,45)",
+        ],
+    )
+
+
+# --- position.lp -----------------------------------------------------------
+
+POSITION = 'game(0). player(0,0). player(0,1). home(0,0,"H"). home(0,1,"C"). owns(0,0,"A").'
+
+
+def test_position_owned_includes_homes_and_counts_states_won():
+    unique_model(
+        ["position.lp"],
+        POSITION + "game_end(4).",
+        has=['owned(0,0,"H")', 'owned(0,0,"A")', 'owned(0,1,"C")', "states_won(0,3)"],
+        lacks=["final(0)"],
+    )
+
+
+def test_position_is_final_when_the_game_end_state_is_won():
+    unique_model(["position.lp"], POSITION + "game_end(3).", has=["final(0)"])
+
+
+# --- face.lp ---------------------------------------------------------------
+
+FACE = """
+player(0,0). home(0,0,"H"). owned(0,0,"H"). owned(0,0,"A"). owned(0,0,"B").
+ev("H",5). ev("A",7). ev("B",3). swing("H"). swing("A").
+param(swing_multiplier,2).
+"""
+
+
+def test_face_doubles_swing_states_but_not_the_home():
+    unique_model(
+        ["face.lp"],
+        FACE + "param(home_swing,false).",
+        has=[
+            'face_value(0,0,"H",5)',
+            'face_value(0,0,"A",14)',
+            'face_value(0,0,"B",3)',
+            "face_ev(0,0,22)",
+        ],
+    )
+
+
+def test_face_home_swing_parameter_doubles_the_home_too():
+    unique_model(["face.lp"], FACE + "param(home_swing,true).", has=["face_ev(0,0,27)"])
+
+
+def test_face_multiplier_is_read_from_the_parameter():
+    program = FACE.replace("param(swing_multiplier,2)", "param(swing_multiplier,3)")
+    unique_model(["face.lp"], program + "param(home_swing,false).", has=["face_ev(0,0,29)"])
+
+
+def test_face_of_a_player_with_only_a_home():
+    unique_model(
+        ["face.lp"],
+        'player(0,0). home(0,0,"H"). owned(0,0,"H"). ev("H",4). param(swing_multiplier,2). '
+        "param(home_swing,false).",
+        has=["face_ev(0,0,4)"],
+    )
+
+
+# --- region.lp -------------------------------------------------------------
+
+
+def region_program(owned: list[str], links: int = 2) -> str:
+    facts = "".join(f'owned(0,0,"{s}"). ' for s in ["H", *owned])
+    return DIAMOND + f'player(0,0). home(0,0,"H"). {facts} param(links_needed,{links}).'
+
+
+def test_region_core_needs_two_mutually_touching_home_neighbours():
+    unique_model(
+        ["region.lp"],
+        region_program(["A", "C"]),
+        has=["region_size(0,0,0)"],
+        lacks=['core(0,0,("A","C"))'],
+    )
+
+
+def test_region_grows_through_two_links_only():
+    # Core H-A-B; D touches A and B (joins); E touches only C (not owned path).
+    unique_model(
+        ["region.lp"],
+        region_program(["A", "B", "D", "E"]),
+        has=['core(0,0,("A","B"))', 'region(0,0,"D")', "region_size(0,0,4)"],
+        lacks=['region(0,0,"E")'],
+    )
+
+
+def test_region_ties_go_to_the_smallest_core():
+    # Cores H-A-B and H-B-C both give 3 states: (A,B) < (B,C).
+    unique_model(
+        ["region.lp"],
+        region_program(["A", "B", "C"]),
+        has=['core(0,0,("A","B"))', "region_size(0,0,4)"],
+        lacks=['core(0,0,("B","C"))'],
+    )
+
+
+def test_region_prefers_the_core_that_yields_more_states():
+    # Triangles H-A-B and H-X-Y; Z touches X, Y and W touches Z, Y, so core
+    # (X,Y) grows to 5 states while (A,B), though smaller by id, stays at 3.
+    program = (
+        DIAMOND
+        + """
+        edge("X","H"). edge("X","Y"). edge("Y","H"). edge("Z","X"). edge("Z","Y").
+        edge("W","Z"). edge("W","Y").
+        player(0,0). home(0,0,"H"). owned(0,0,"H"). owned(0,0,"A"). owned(0,0,"B").
+        owned(0,0,"X"). owned(0,0,"Y"). owned(0,0,"Z"). owned(0,0,"W").
+        param(links_needed,2).
+    """
+    )
+    unique_model(
+        ["region.lp"],
+        program,
+        has=['core(0,0,("X","Y"))', "region_size(0,0,5)"],
+        lacks=['core(0,0,("A","B"))', 'region(0,0,"A")'],
+    )
+
+
+def test_region_links_needed_is_read_from_the_parameter():
+    # With one link C joins through H or B, then E through C alone.
+    unique_model(
+        ["region.lp"],
+        region_program(["A", "B", "C", "E"], links=1),
+        has=['region(0,0,"E")', "region_size(0,0,5)"],
+    )
+
+
+# --- region_order.lp -------------------------------------------------------
+
+
+def test_region_order_layers_follow_the_joining_steps():
+    # Core H-A-B is layer 0; D touches A and B (layer 1); G touches B and D,
+    # so it can only join after D (layer 2).
+    program = (
+        DIAMOND
+        + """
+        edge("D","G"). edge("B","G").
+        player(0,0). home(0,0,"H"). core(0,0,("A","B")).
+        region(0,0,"H"). region(0,0,"A"). region(0,0,"B"). region(0,0,"D"). region(0,0,"G").
+        region_size(0,0,5). param(links_needed,2).
+    """
+    )
+    shown_exactly(
+        ["region_order.lp"],
+        program + "#show joined/4.",
+        {
+            'joined(0,0,"H",0)',
+            'joined(0,0,"A",0)',
+            'joined(0,0,"B",0)',
+            'joined(0,0,"D",1)',
+            'joined(0,0,"G",2)',
+        },
+    )
+
+
+def test_region_order_is_empty_without_a_core():
+    shown_exactly(
+        ["region_order.lp"], "region_size(0,0,0). param(links_needed,2). #show joined/4.", set()
+    )
+
+
+# --- siege.lp --------------------------------------------------------------
+
+
+def test_siege_counts_opponent_owned_home_neighbours_only():
+    program = (
+        DIAMOND
+        + """
+        player(0,0). player(0,1). home(0,0,"H"). home(0,1,"E").
+        owned(0,0,"H"). owned(0,1,"E"). owned(0,1,"A"). owned(0,1,"C"). owned(0,1,"D").
+        param(siege_penalty,10).
+    """
+    )
+    unique_model(
+        ["siege.lp"],
+        program,
+        has=['siege(0,0,"A")', 'siege(0,0,"C")', "siege_penalty(0,0,20)", "siege_penalty(0,1,0)"],
+        lacks=['siege(0,0,"D")', 'siege(0,0,"B")'],
+    )
+
+
+# --- bonus.lp --------------------------------------------------------------
+
+TIERS = "tier(3,15). tier(4,25). tier(5,35). tier(6,45)."
+
+
+def bonus_program(size: int, penalty: int) -> str:
+    return f"player(0,0). region_size(0,0,{size}). siege_penalty(0,0,{penalty}). {TIERS}"
+
+
+def test_bonus_tiers_by_region_size():
+    for size, bonus in [(0, 0), (3, 15), (4, 25), (5, 35), (6, 45), (9, 45)]:
+        unique_model(["bonus.lp"], bonus_program(size, 0), has=[f"region_bonus(0,0,{bonus})"])
+
+
+def test_bonus_siege_cuts_only_down_to_zero():
+    unique_model(["bonus.lp"], bonus_program(4, 20), has=["net_bonus(0,0,5)"])
+    unique_model(["bonus.lp"], bonus_program(4, 30), has=["net_bonus(0,0,0)"])
+    unique_model(["bonus.lp"], bonus_program(0, 10), has=["net_bonus(0,0,0)"])
+
+
+def test_bonus_largest_tier_not_above_the_size_applies_even_if_unordered():
+    program = "player(0,0). region_size(0,0,5). siege_penalty(0,0,0). tier(3,40). tier(5,10)."
+    unique_model(["bonus.lp"], program, has=["region_bonus(0,0,10)"])
+
+
+# --- totals.lp -------------------------------------------------------------
+
+
+def test_totals_add_face_and_net_bonus_and_ties_share_the_win():
+    program = """
+        face_ev(0,0,30). net_bonus(0,0,5). face_ev(0,1,35). net_bonus(0,1,0).
+        face_ev(0,2,20). net_bonus(0,2,0).
+    """
+    unique_model(
+        ["totals.lp"],
+        program,
+        has=["total(0,0,35)", "total(0,1,35)", "winner(0,0)", "winner(0,1)"],
+        lacks=["winner(0,2)"],
+    )
+
+
+# --- the whole program -----------------------------------------------------
+
+
+def test_output_shows_only_what_the_decoder_reads():
+    from evlogic.solver import SCORING_RULES
+
+    program = (
+        DIAMOND
+        + """
+        state("H"). state("A"). state("B"). state("C"). state("D"). state("E").
+        ev("H",1). ev("A",1). ev("B",1). ev("C",1). ev("D",1). ev("E",1). game_end(6).
+        game(0). player(0,0). home(0,0,"H"). owns(0,0,"A"). owns(0,0,"B").
+    """
+    )
+    shown_exactly(
+        list(SCORING_RULES),
+        program,
+        {
+            "states_won(0,3)",
+            "face_ev(0,0,3)",
+            'core(0,0,("A","B"))',
+            'joined(0,0,"H",0)',
+            'joined(0,0,"A",0)',
+            'joined(0,0,"B",0)',
+            "region_bonus(0,0,15)",
+            "siege_penalty(0,0,0)",
+            "net_bonus(0,0,15)",
+            "total(0,0,18)",
+            "winner(0,0)",
+        },
+    )
