@@ -2,6 +2,8 @@
 
 The scoring programs in ``rules/`` are stratified: grounding already decides
 them and the solver only confirms the single model, so no search happens.
+Grounding is multi-shot in one place: ``rules/region_order.lp`` has a
+``layer(k)`` part, grounded for k = 1, 2, ... while ``grew(k-1)`` holds.
 """
 
 from __future__ import annotations
@@ -57,6 +59,10 @@ def solve(
         for fact in facts:
             backend.add_rule([backend.add_atom(fact)])
     control.ground([("base", [])])
+    layer = 0
+    while _is_fact(control, clingo.Function("grew", [clingo.Number(layer)])):
+        layer += 1
+        control.ground([("layer", [clingo.Number(layer)])])
     if messages:
         raise SolverError("clingo: " + " | ".join(messages))
     shown: list[clingo.Symbol] | None = None
@@ -67,3 +73,8 @@ def solve(
     if shown is None:
         raise SolverError("the scoring rules have no answer set for this input")
     return shown
+
+
+def _is_fact(control: clingo.Control, atom: clingo.Symbol) -> bool:
+    found = control.symbolic_atoms[atom]
+    return found is not None and found.is_fact
