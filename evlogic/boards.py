@@ -28,7 +28,7 @@ class State:
     neighbors: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity: boards are big
 class Board:
     name: str
     game_end: int

@@ -12,7 +12,7 @@ from evlogic.solver import solve
 
 def score_game(game: Game) -> ScoreReport:
     """Score one position with the rules in ``rules/``."""
-    facts = board_facts(game.board) + game_facts(game)
+    facts = [*board_facts(game.board), *game_facts(game)]
     return decode(solve(facts), game)
 
 

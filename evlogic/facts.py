@@ -8,14 +8,20 @@ interface documented in the headers of ``rules/*.lp``.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from clingo import Function, Number, String, Symbol
 
 from evlogic.boards import Board
 from evlogic.games import Game
 
 
-def board_facts(board: Board) -> list[Symbol]:
-    """``state/1``, ``ev/2``, ``swing/1``, ``adjacent/2``, ``game_end/1``."""
+@lru_cache(maxsize=16)
+def board_facts(board: Board) -> tuple[Symbol, ...]:
+    """``state/1``, ``ev/2``, ``swing/1``, ``adjacent/2``, ``game_end/1``.
+
+    Cached per board: scoring many positions on one board builds them once.
+    """
     facts = [Function("game_end", [Number(board.game_end)])]
     for state in board.states.values():
         name = String(state.id)
@@ -24,7 +30,7 @@ def board_facts(board: Board) -> list[Symbol]:
         if state.swing:
             facts.append(Function("swing", [name]))
         facts.extend(Function("adjacent", [name, String(other)]) for other in state.neighbors)
-    return facts
+    return tuple(facts)
 
 
 def game_facts(game: Game, index: int = 0) -> list[Symbol]:

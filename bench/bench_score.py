@@ -1,0 +1,103 @@
+"""Benchmark for `evlogic score` (issue: scoring engine).
+
+Prints a table of median wall times over several runs, each with a ratio
+against a baseline measured in the same run, and the target it is held to:
+
+* CLI: `evlogic score` on the rulebook's full example, against
+  `python -c "import clingo, yaml"` (target: within 3x).
+* In-process: a 51-state, 4-player, 36-state position (target: < 20 ms), and
+  900-state 30x30 hex boards with 6 players (target: < 2 s), against the
+  plain Python scorer of tests/ on the same position.
+
+Run:  python bench/bench_score.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
+
+from boards import banded_position, hex_board, random_position  # noqa: E402
+from plain_scorer import score_position  # noqa: E402
+
+from evlogic.boards import load_board  # noqa: E402
+from evlogic.engine import score_game  # noqa: E402
+from evlogic.games import Game  # noqa: E402
+from evlogic.resources import bundled_boards  # noqa: E402
+
+
+def median_seconds(action: Callable[[], object], runs: int) -> float:
+    action()  # warm-up: imports, caches, page faults
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def run_command(*args: str) -> Callable[[], object]:
+    def run() -> None:
+        subprocess.run(args, check=True, capture_output=True)
+
+    return run
+
+
+def plain(game: Game) -> Callable[[], object]:
+    board = {
+        s.id: {"ev": s.ev, "swing": s.swing, "neighbors": list(s.neighbors)}
+        for s in game.board.states.values()
+    }
+    players = [{"name": p.name, "home": p.home, "states": list(p.states)} for p in game.players]
+    return lambda: score_position(board, players, game.board.game_end)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7, help="timed runs per row (default 7)")
+    args = parser.parse_args()
+
+    usa = load_board(bundled_boards()["usa"])
+    usa_game = random_position(usa, players=4, won=36, seed=1)
+    hex900 = hex_board(30, 30)
+    rows: list[tuple[str, float, str, float, str, str]] = []
+
+    baseline = median_seconds(run_command(sys.executable, "-c", "import clingo, yaml"), args.runs)
+    cli = median_seconds(run_command(sys.executable, "-m", "evlogic", "score"), args.runs)
+    rows.append(("evlogic score (full example)", cli, "import clingo, yaml", baseline,
+                 "<= 3x baseline", "ok" if cli <= 3 * baseline else "MISSED"))
+
+    cases = [
+        ("usa 51 states, 4 players, 36 won", usa_game, 0.020),
+        ("hex 30x30, 6 players, random", random_position(hex900, 6, 900, seed=1), 2.0),
+        ("hex 30x30, 6 players, 150-state regions", banded_position(hex900, 6), 2.0),
+    ]
+    for label, game, target in cases:
+        engine = median_seconds(lambda game=game: score_game(game), args.runs)
+        reference = median_seconds(plain(game), args.runs)
+        rows.append((label, engine, "plain Python scorer", reference,
+                     f"< {target * 1000:.0f} ms", "ok" if engine < target else "MISSED"))
+
+    header = ("case", "median", "baseline", "baseline median", "ratio", "target", "")
+    table = [header] + [
+        (case, f"{t * 1000:.1f} ms", base, f"{b * 1000:.1f} ms", f"{t / b:.2f}x", target, verdict)
+        for case, t, base, b, target, verdict in rows
+    ]
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    print(f"evlogic score benchmark: median of {args.runs} runs, {time.strftime('%Y-%m-%d')}")
+    for index, row in enumerate(table):
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)))
+        if index == 0:
+            print("  ".join("-" * width for width in widths))
+
+
+if __name__ == "__main__":
+    main()

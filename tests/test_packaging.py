@@ -1,0 +1,55 @@
+"""A plain (non-editable) install into a fresh venv works from any directory:
+the rules, boards and examples ship inside the wheel."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import venv
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+
+
+@pytest.mark.slow
+def test_wheel_install_scores_from_another_directory(tmp_path: Path):
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    python = env_dir / "bin" / "python"
+    install = subprocess.run(
+        [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(REPO)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert install.returncode == 0, install.stderr
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    where = subprocess.run(
+        [python, "-c", "import evlogic; print(evlogic.__file__)"],
+        capture_output=True,
+        text=True,
+        cwd=elsewhere,
+        check=True,
+    )
+    assert str(env_dir) in where.stdout  # the installed copy, not this checkout
+    done = subprocess.run(
+        [env_dir / "bin" / "evlogic", "score", "--format", "json"],
+        capture_output=True,
+        text=True,
+        cwd=elsewhere,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["players"][0]["total"] == 39
+    game = elsewhere / "game.yaml"
+    game.write_text("board: usa\nplayers: [{name: A, home: KY, states: [IN, WV]}]\n")
+    module = subprocess.run(
+        [python, "-m", "evlogic", "score", "game.yaml", "--format", "json"],
+        capture_output=True,
+        text=True,
+        cwd=elsewhere,
+    )
+    assert module.returncode == 0, module.stderr
+    assert json.loads(module.stdout)["players"][0]["region_bonus"] == 15
