@@ -60,9 +60,10 @@ def _table(rows: list[list[str]]) -> list[str]:
 
 
 def to_text(report: ScoreReport) -> str:
-    status = "final" if report.final else "projection"
+    won = f"{report.states_won} of {report.game_end} states won"
+    status = f"final position, {won}" if report.final else f"projection, {won} (game not over)"
     lines = [
-        f"{report.board}: {status} position, {report.states_won} of {report.game_end} states won",
+        f"{report.board}: {status}",
         "",
         *_table([HEADER, *(_row(player) for player in report.players)]),
         "",
