@@ -26,12 +26,12 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 
 from boards import banded_position, hex_board, random_position  # noqa: E402
-from plain_scorer import score_position  # noqa: E402
 
 from evlogic.boards import load_board  # noqa: E402
 from evlogic.engine import score_game  # noqa: E402
 from evlogic.games import Game  # noqa: E402
 from evlogic.resources import bundled_boards  # noqa: E402
+from plain_scorer import score_position  # noqa: E402
 
 
 def median_seconds(action: Callable[[], object], runs: int) -> float:
@@ -72,8 +72,16 @@ def main() -> None:
 
     baseline = median_seconds(run_command(sys.executable, "-c", "import clingo, yaml"), args.runs)
     cli = median_seconds(run_command(sys.executable, "-m", "evlogic", "score"), args.runs)
-    rows.append(("evlogic score (full example)", cli, "import clingo, yaml", baseline,
-                 "<= 3x baseline", "ok" if cli <= 3 * baseline else "MISSED"))
+    rows.append(
+        (
+            "evlogic score (full example)",
+            cli,
+            "import clingo, yaml",
+            baseline,
+            "<= 3x baseline",
+            "ok" if cli <= 3 * baseline else "MISSED",
+        )
+    )
 
     cases = [
         ("usa 51 states, 4 players, 36 won", usa_game, 0.020),
@@ -83,8 +91,16 @@ def main() -> None:
     for label, game, target in cases:
         engine = median_seconds(lambda game=game: score_game(game), args.runs)
         reference = median_seconds(plain(game), args.runs)
-        rows.append((label, engine, "plain Python scorer", reference,
-                     f"< {target * 1000:.0f} ms", "ok" if engine < target else "MISSED"))
+        rows.append(
+            (
+                label,
+                engine,
+                "plain Python scorer",
+                reference,
+                f"< {target * 1000:.0f} ms",
+                "ok" if engine < target else "MISSED",
+            )
+        )
 
     header = ("case", "median", "baseline", "baseline median", "ratio", "target", "")
     table = [header] + [
