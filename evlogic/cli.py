@@ -13,6 +13,7 @@ from evlogic.errors import InputError
 from evlogic.games import load_game, load_game_text
 from evlogic.render import to_json, to_text
 from evlogic.resources import default_game
+from evlogic.solver import SolverError
 
 DESCRIPTION = """\
 Score positions of the electoral-vote board game with answer-set rules.
@@ -82,6 +83,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as error:
         print(f"evlogic: error: {error}", file=sys.stderr)
         return 2
+    except SolverError as error:  # a bug in evlogic's rules, never the user's input
+        print(f"evlogic: internal error: {error}", file=sys.stderr)
+        return 70
     except BrokenPipeError:
         sys.stderr.close()
         return 1

@@ -90,3 +90,16 @@ def test_bonus_tiers_grow_with_the_region(cli, write_game, owned, bonus):
         ).json()
     )
     assert you["region_bonus"] == bonus
+
+
+def test_game_from_standard_input_with_board_relative_to_cwd(tmp_path):
+    (tmp_path / "tiny.yaml").write_text(
+        "states:\n  H: {ev: 2, neighbors: [A, B]}\n  A: {ev: 3, neighbors: [H, B]}\n"
+        "  B: {ev: 4, swing: true, neighbors: [H, A]}\n"
+    )
+    game = "board: tiny.yaml\nplayers: [{name: Solo, home: H, states: [A, B]}]\n"
+    result = run_subprocess("score", "-", "--format", "json", cwd=tmp_path, stdin=game)
+    assert result.code == 0, result.err
+    report = result.json()
+    assert report["final"] is True  # game_end defaults to the 3 states of the board
+    assert player(report, "Solo")["total"] == 2 + 3 + 8 + 15
