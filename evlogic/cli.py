@@ -10,8 +10,9 @@ from pathlib import Path
 from evlogic import __version__
 from evlogic.engine import score_game
 from evlogic.errors import InputError
-from evlogic.games import load_game, load_game_text
-from evlogic.render import to_json, to_text
+from evlogic.explain import explain_game
+from evlogic.games import Game, load_game, load_game_text
+from evlogic.render import explanation_to_json, explanation_to_text, to_json, to_text
 from evlogic.resources import default_game
 from evlogic.solver import SolverError
 
@@ -38,6 +39,14 @@ With no GAME, scores the rulebook's full example. GAME may be - for
 standard input (a board path is then relative to the current directory)."""
 
 
+EXPLAIN_HELP = """\
+Explain one player's score from the solver's witnesses: the core and why it
+qualifies, each state that joined the region and the region states it
+touched, each owned state left out and the links it lacks, each siege state
+and its holder, and what-if: for every state the player does not own (homes
+excepted), how much their own total would change if they won it too."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="evlogic",
@@ -60,18 +69,42 @@ def build_parser() -> argparse.ArgumentParser:
         "--format", choices=["text", "json"], default="text", help="output format (default: text)"
     )
     score.set_defaults(run=run_score)
+
+    explain = commands.add_parser(
+        "explain",
+        help="why a player's score is what it is, and what each state would add",
+        description=EXPLAIN_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    explain.add_argument("game", metavar="GAME", help="game file (YAML), or - for stdin")
+    explain.add_argument("--player", required=True, metavar="NAME", help="the player to explain")
+    explain.add_argument(
+        "--format", choices=["text", "json"], default="text", help="output format (default: text)"
+    )
+    explain.set_defaults(run=run_explain)
     return parser
 
 
+def read_game(argument: str | None) -> Game:
+    if argument is None:
+        return load_game(default_game(), source="rulebook full example")
+    if argument == "-":
+        return load_game_text(sys.stdin.read(), "<stdin>", Path.cwd())
+    return load_game(Path(argument), source=argument)
+
+
 def run_score(args: argparse.Namespace) -> int:
-    if args.game is None:
-        game = load_game(default_game(), source="rulebook full example")
-    elif args.game == "-":
-        game = load_game_text(sys.stdin.read(), "<stdin>", Path.cwd())
-    else:
-        game = load_game(Path(args.game), source=args.game)
-    report = score_game(game)
+    report = score_game(read_game(args.game))
     sys.stdout.write(to_json(report) + "\n" if args.format == "json" else to_text(report))
+    return 0
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    explanation = explain_game(read_game(args.game), args.player)
+    if args.format == "json":
+        sys.stdout.write(explanation_to_json(explanation) + "\n")
+    else:
+        sys.stdout.write(explanation_to_text(explanation))
     return 0
 
 

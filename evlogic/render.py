@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from evlogic.explain import Explanation
 from evlogic.report import PlayerScore, ScoreReport
 
 
@@ -77,3 +78,62 @@ def to_text(report: ScoreReport) -> str:
             "so these scores are a projection."
         )
     return "\n".join(lines) + "\n"
+
+
+def explanation_to_json(explanation: Explanation) -> str:
+    return json.dumps(explanation.to_dict(), indent=2, ensure_ascii=False)
+
+
+def explanation_to_text(explanation: Explanation, what_if_limit: int = 10) -> str:
+    score = explanation.score
+    home = score.home
+    lines = [f"{explanation.player} (home {home}): total {score.total} EV", ""]
+    lines.append(f"Face EV: {score.face_ev}")
+
+    if score.core:
+        _, a, b = score.core
+        lines.append(f"Core: {home} + {a} + {b}: {a} and {b} both border {home} and each other.")
+    else:
+        lines.append(
+            f"Core: none. A core needs two owned states that border {home} and each other."
+        )
+    for join in explanation.joins:
+        lines.append(f"  + {join.state} joins: touches {_listing(join.links)}")
+    if score.region:
+        lines.append(f"Region: {len(score.region)} states, bonus {_signed(score.region_bonus)}")
+    for state in explanation.excluded:
+        touches = (
+            f"touches only {state.links[0]}"
+            if len(state.links) == 1
+            else (f"touches {_listing(state.links)}" if state.links else "touches no region state")
+        )
+        lines.append(f"  - {state.state} left out: {touches}; needs {state.needed}")
+
+    if explanation.siege:
+        lines.append("Siege:")
+        for state in explanation.siege:
+            lines.append(f"  {state.state} held by {state.owner}: -{state.penalty}")
+        floor = " (floored at 0)" if score.region_bonus < score.siege_penalty else ""
+        lines.append(
+            f"  bonus {_signed(score.region_bonus)} - {score.siege_penalty} = "
+            f"{_signed(score.net_bonus)}{floor}"
+        )
+    else:
+        lines.append("Siege: none")
+
+    shown = explanation.what_if[:what_if_limit]
+    if shown:
+        more = len(explanation.what_if) - len(shown)
+        lines += ["", "What if you also won... (best first)"]
+        width = max(len(option.state) for option in shown)
+        for option in shown:
+            taken = f" from {option.holder}" if option.holder else ""
+            reasons = "; ".join(option.reasons) or "no change"
+            lines.append(f"  {option.state.ljust(width)}  {option.gain:+4d}{taken}: {reasons}")
+        if more > 0:
+            lines.append(f"  ... and {more} more (--format json lists all)")
+    return "\n".join(lines) + "\n"
+
+
+def _listing(states: list[str]) -> str:
+    return ", ".join(states) if states else "nothing"

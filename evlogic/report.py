@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
-from clingo import Symbol
+from clingo import Number, Symbol
 
 from evlogic.games import Game
 
@@ -45,6 +45,24 @@ class ScoreReport:
         return asdict(self)
 
 
+#: The atoms of rules/output.lp that this module reads.
+DECODED = frozenset(
+    {
+        "states_won",
+        "final",
+        "winner",
+        "core",
+        "joined",
+        "siege",
+        "face_ev",
+        "region_bonus",
+        "siege_penalty",
+        "net_bonus",
+        "total",
+    }
+)
+
+
 def decode(symbols: Iterable[Symbol], game: Game, index: int = 0) -> ScoreReport:
     """Turn the shown atoms of position ``index`` into a report."""
     value: dict[tuple[str, int], int] = {}
@@ -53,9 +71,10 @@ def decode(symbols: Iterable[Symbol], game: Game, index: int = 0) -> ScoreReport
     siege: dict[int, list[str]] = defaultdict(list)
     winners: set[int] = set()
     states_won, final = 0, False
+    position = Number(index)
     for symbol in symbols:
         args = symbol.arguments
-        if args[0].number != index:
+        if symbol.name not in DECODED or args[0] != position:
             continue
         name = symbol.name
         if name == "states_won":

@@ -28,6 +28,9 @@ SCORING_RULES: tuple[str, ...] = (
     "output.lp",
 )
 
+#: Scoring plus the witnesses behind `evlogic explain` and `evlogic diagram`.
+EXPLAIN_RULES: tuple[str, ...] = (*SCORING_RULES, "explain.lp", "what_if.lp", "roles.lp")
+
 
 # Facts arrive through the backend, after the parser has looked for them, so
 # clingo reports input predicates as undefined; any other message is a bug.

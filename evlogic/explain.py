@@ -1,0 +1,206 @@
+"""Explanations: why a player's score is what it is, from witness atoms.
+
+Everything here is decoded from atoms of ``rules/explain.lp``,
+``rules/what_if.lp`` and ``rules/roles.lp`` (one solver call, the player
+named by a ``focus/2`` fact); the only work on this side is ordering and
+wording.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+
+from clingo import Number, Symbol
+
+from evlogic.errors import InputError
+from evlogic.facts import board_facts, focus_fact, game_facts, what_if_facts
+from evlogic.games import Game
+from evlogic.report import PlayerScore, ScoreReport, decode
+from evlogic.solver import EXPLAIN_RULES, rule_paths, solve
+from evlogic.yamlfile import closest
+
+ROLES = ("home", "core", "region", "excluded", "siege", "opponent", "unclaimed")
+
+
+@dataclass(frozen=True)
+class Join:
+    state: str
+    links: list[str]  # region states it touched when it joined (core and earlier joins)
+
+
+@dataclass(frozen=True)
+class Excluded:
+    state: str
+    links: list[str]  # final region states it touches
+    needed: int  # region links a state needs to join
+
+
+@dataclass(frozen=True)
+class SiegeState:
+    state: str
+    owner: str
+    penalty: int
+
+
+@dataclass(frozen=True)
+class WhatIf:
+    state: str
+    gain: int  # change in the player's own total
+    reasons: list[str]
+    holder: str | None  # who holds it now (None: unclaimed)
+
+
+@dataclass(frozen=True)
+class Link:
+    start: str
+    end: str
+    kind: str  # core, join (admitted a joining state) or lone (an excluded state's one link)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    player: str
+    score: PlayerScore
+    report: ScoreReport
+    joins: list[Join]
+    excluded: list[Excluded]
+    siege: list[SiegeState]
+    what_if: list[WhatIf]
+    roles: dict[str, str] = field(repr=False)  # state -> role, for diagrams
+    links: list[Link] = field(repr=False)
+
+    @property
+    def core(self) -> list[str]:
+        return self.score.core
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON contract of ``evlogic explain --format json``."""
+        return {
+            "player": self.player,
+            "home": self.score.home,
+            "core": self.core,
+            "joins": [asdict(join) for join in self.joins],
+            "excluded": [asdict(state) for state in self.excluded],
+            "siege": [asdict(state) for state in self.siege],
+            "what_if": [asdict(option) for option in self.what_if],
+            "region_bonus": self.score.region_bonus,
+            "siege_penalty": self.score.siege_penalty,
+            "net_bonus": self.score.net_bonus,
+            "total": self.score.total,
+        }
+
+
+def player_number(game: Game, name: str) -> int:
+    names = [player.name for player in game.players]
+    if name not in names:
+        raise InputError(
+            game.source,
+            f"no player named {name!r}{closest(name, names)}; players: {', '.join(names)}",
+            field="--player",
+        )
+    return names.index(name)
+
+
+def explain_game(game: Game, name: str) -> Explanation:
+    """Explain player ``name``'s score in one solver call."""
+    number = player_number(game, name)
+    facts = [
+        *board_facts(game.board),
+        *game_facts(game),
+        focus_fact(number),
+        *what_if_facts(game, number),
+    ]
+    symbols = solve(facts, rule_paths(EXPLAIN_RULES))
+    return decode_explanation(symbols, game, number)
+
+
+def decode_explanation(symbols: Iterable[Symbol], game: Game, number: int) -> Explanation:
+    symbols = list(symbols)
+    report = decode(symbols, game)
+    names = [player.name for player in game.players]
+    owner_name = {number: name for number, name in enumerate(names)}
+    me, position = Number(number), Number(0)
+
+    layer: dict[str, int] = {}
+    join_links: dict[str, list[str]] = defaultdict(list)
+    excluded_links: dict[str, list[str]] = defaultdict(list)
+    excluded_needs: dict[str, int] = {}
+    siege: list[SiegeState] = []
+    roles: dict[str, str] = {}
+    links: list[Link] = []
+    what_if: dict[str, dict[str, object]] = defaultdict(dict)
+    for symbol in symbols:
+        args = symbol.arguments
+        if len(args) < 2 or args[0] != position or args[1] != me:
+            continue
+        name = symbol.name
+        if name == "joined":
+            layer[args[2].string] = args[3].number
+        elif name == "join_link":
+            join_links[args[2].string].append(args[3].string)
+        elif name == "excluded_needs":
+            excluded_needs[args[2].string] = args[3].number
+        elif name == "excluded_link":
+            excluded_links[args[2].string].append(args[3].string)
+        elif name == "siege_cost":
+            siege.append(SiegeState(args[2].string, owner_name[args[3].number], args[4].number))
+        elif name == "role":
+            roles[args[2].string] = args[3].name
+        elif name == "link":
+            links.append(Link(args[2].string, args[3].string, args[4].name))
+        elif name.startswith("what_if"):
+            values = [arg.number for arg in args[3:]]
+            what_if[args[2].string][name] = values if values else True
+
+    def order(state: str) -> tuple[int, str]:
+        return (layer[state], state)
+
+    joins = [
+        Join(state, sorted(join_links[state], key=order))
+        for state in sorted((s for s in layer if layer[s] > 0), key=order)
+    ]
+    excluded = [
+        Excluded(state, sorted(excluded_links[state], key=order), needed)
+        for state, needed in sorted(excluded_needs.items())
+    ]
+    holders = {
+        state: player.name for player in game.players for state in (player.home, *player.states)
+    }
+    options = [
+        WhatIf(state, parts["what_if"][0], _reasons(parts), holders.get(state))
+        for state, parts in what_if.items()
+    ]
+    options.sort(key=lambda option: (-option.gain, option.state))
+    return Explanation(
+        player=names[number],
+        score=report.players[number],
+        report=report,
+        joins=joins,
+        excluded=excluded,
+        siege=sorted(siege, key=lambda s: s.state),
+        what_if=options,
+        roles=roles,
+        links=sorted(links, key=lambda link: (link.kind, link.start, link.end)),
+    )
+
+
+def _reasons(parts: dict[str, object]) -> list[str]:
+    """Words for the parts of a what-if gain, in the order they add up."""
+    reasons = []
+    face = parts["what_if_face"][0]
+    if face:
+        swing = " (swing state, multiplied)" if parts.get("what_if_swing") else ""
+        reasons.append(f"face {face:+d}{swing}")
+    before, after = parts["what_if_region"]
+    bonus = parts["what_if_bonus"][0]
+    if after != before:
+        reasons.append(f"region {before} -> {after} states: bonus {bonus:+d}")
+    siege = parts["what_if_siege"][0]
+    if siege < 0:
+        reasons.append(f"siege lifted: penalty {siege:+d}")
+    net = parts["what_if_net"][0]
+    if net != bonus - siege:
+        reasons.append(f"net bonus {net:+d} after the floor at 0")
+    return reasons
