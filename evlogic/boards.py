@@ -26,6 +26,7 @@ class State:
     ev: int
     swing: bool
     neighbors: tuple[str, ...]
+    hex: tuple[int, int] | None = None  # axial [q, r] tile for diagrams
 
 
 @dataclass(frozen=True, eq=False)  # compared and hashed by identity: boards are big
@@ -53,10 +54,11 @@ def board_from_field(top: Field, default_name: str) -> Board:
         state_id = key.text("a state id")
         if state_id in raw:
             raise key.error(f"state {state_id!r} is listed twice")
-        raw[state_id] = value.fields(["ev"], ["name", "swing", "neighbors"])
+        raw[state_id] = value.fields(["ev"], ["name", "swing", "neighbors", "hex"])
 
     states: dict[str, State] = {}
     listed_at: dict[tuple[str, str], Field] = {}
+    tiles: dict[tuple[int, int], str] = {}
     total_ev = 0
     for state_id, state_fields in raw.items():
         ev = state_fields["ev"].integer(1, MAX_BOARD_EV, what="a positive whole number")
@@ -72,12 +74,18 @@ def board_from_field(top: Field, default_name: str) -> Board:
                 raise item.error(f"{other!r} is listed twice")
             neighbors.append(other)
             listed_at[state_id, other] = item
+        tile = _hex_cell(state_fields["hex"]) if "hex" in state_fields else None
+        if tile is not None:
+            if tile in tiles:
+                raise state_fields["hex"].error(f"tile {list(tile)} is also {tiles[tile]!r}'s")
+            tiles[tile] = state_id
         states[state_id] = State(
             id=state_id,
             name=state_fields["name"].text() if "name" in state_fields else state_id,
             ev=ev,
             swing=state_fields["swing"].flag() if "swing" in state_fields else False,
             neighbors=tuple(neighbors),
+            hex=tile,
         )
     if total_ev > MAX_BOARD_EV:
         raise states_field.error(
@@ -96,6 +104,14 @@ def board_from_field(top: Field, default_name: str) -> Board:
     else:
         game_end = min(DEFAULT_GAME_END, len(states))
     return Board(name=name, game_end=game_end, states=states, source=top.source)
+
+
+def _hex_cell(field: Field) -> tuple[int, int]:
+    items = field.items("a list [q, r]")
+    if len(items) != 2:
+        raise field.error(f"must be a list [q, r] of two whole numbers, not {len(items)} items")
+    q, r = (item.integer(-10_000, 10_000) for item in items)
+    return (q, r)
 
 
 def load_board(path: Path, source: str | None = None) -> Board:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from evlogic import __version__
+from evlogic.diagram import render_svg, svg_to_png
 from evlogic.engine import score_game
 from evlogic.errors import InputError
 from evlogic.explain import explain_game
@@ -47,6 +48,16 @@ and its holder, and what-if: for every state the player does not own (homes
 excepted), how much their own total would change if they won it too."""
 
 
+DIAGRAM_HELP = """\
+Draw one player's position as a hex map, one tile per state, coloured by
+role: home, core, region (joined after the core), excluded (owned, not in
+the region), siege (opponent-held neighbour of the home), opponent,
+unclaimed. Lines show the core triangle, the links that admitted each
+joining state and the one link of an excluded state. A legend and the
+bonus arithmetic sit underneath. Tiles are placed by the board's hex: [q, r]
+coordinates, or by a computed layout when the board has none."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="evlogic",
@@ -82,6 +93,34 @@ def build_parser() -> argparse.ArgumentParser:
         "--format", choices=["text", "json"], default="text", help="output format (default: text)"
     )
     explain.set_defaults(run=run_explain)
+
+    diagram = commands.add_parser(
+        "diagram",
+        help="draw a player's region as an SVG hex map",
+        description=DIAGRAM_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    diagram.add_argument("game", metavar="GAME", help="game file (YAML), or - for stdin")
+    diagram.add_argument("--player", required=True, metavar="NAME", help="whose region to draw")
+    diagram.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="where to write (- for stdout); default: GAME-PLAYER.svg in this directory",
+    )
+    diagram.add_argument(
+        "--focus",
+        action="store_true",
+        help="crop to the home, its neighbours and the player's states",
+    )
+    diagram.add_argument(
+        "--format",
+        choices=["svg", "png"],
+        default=None,
+        help="svg (default) or png (needs the png extra: pip install 'evlogic[png]'); "
+        "taken from the -o extension when not given",
+    )
+    diagram.set_defaults(run=run_diagram)
     return parser
 
 
@@ -106,6 +145,37 @@ def run_explain(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(explanation_to_text(explanation))
     return 0
+
+
+def run_diagram(args: argparse.Namespace) -> int:
+    game = read_game(args.game)
+    explanation = explain_game(game, args.player)
+    output = args.output or _default_diagram_name(args.game, args.player, args.format)
+    image_format = args.format or ("png" if output.lower().endswith(".png") else "svg")
+    svg = render_svg(explanation, game.board, focus=args.focus)
+    if image_format == "png":
+        try:
+            data = svg_to_png(svg)
+        except ImportError:
+            raise InputError("--format png", "needs cairosvg: pip install 'evlogic[png]'") from None
+    else:
+        data = svg.encode("utf-8")
+    if output == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        try:
+            Path(output).write_bytes(data)
+        except OSError as error:
+            raise InputError(output, f"cannot write: {error.strerror}") from None
+        print(f"evlogic: wrote {output}", file=sys.stderr)
+    return 0
+
+
+def _default_diagram_name(game: str | None, player: str, image_format: str | None) -> str:
+    stem = "stdin" if game in (None, "-") else Path(game).stem
+    slug = "".join(c if c.isalnum() or c in "-_" else "-" for c in player).strip("-") or "player"
+    return f"{stem}-{slug}.{image_format or 'svg'}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,46 @@
+"""The rulebook gallery: the diagrams evlogic draws for the rulebook's scenarios.
+
+Regenerate with ``python -m evlogic.gallery`` (writes ``docs/gallery/``);
+a test fails when a checked-in diagram differs from what this produces.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from evlogic.diagram import render_svg
+from evlogic.explain import explain_game
+from evlogic.games import load_game
+from evlogic.resources import examples_dir
+
+PLAYER = "You"
+
+
+def scenarios() -> list[Path]:
+    return sorted((examples_dir() / "rulebook").glob("*.yaml"))
+
+
+def render_gallery() -> dict[str, str]:
+    """File name -> SVG text for every rulebook scenario, cropped like the rulebook."""
+    drawings = {}
+    for path in scenarios():
+        game = load_game(path, source=f"examples/rulebook/{path.name}")
+        drawings[f"{path.stem}.svg"] = render_svg(
+            explain_game(game, PLAYER), game.board, focus=True
+        )
+    return drawings
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    out = Path(args[0]) if args else Path("docs/gallery")
+    out.mkdir(parents=True, exist_ok=True)
+    for name, svg in render_gallery().items():
+        (out / name).write_text(svg, encoding="utf-8")
+        print(out / name)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
