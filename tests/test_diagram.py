@@ -1,0 +1,168 @@
+"""`evlogic diagram`: the SVG parsed and checked; layouts; the gallery."""
+
+from __future__ import annotations
+
+import importlib.util
+import xml.etree.ElementTree as ET
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import REPO, RULEBOOK, board_dict
+from evlogic.boards import load_board
+from evlogic.diagram import render_svg
+from evlogic.explain import ROLES, explain_game
+from evlogic.gallery import render_gallery
+from evlogic.games import load_game
+from evlogic.layout import board_layout, compute_layout, distance
+from strategies import as_game, positions
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+def tiles(root: ET.Element) -> dict[str, str]:
+    found = {}
+    for element in root.iter():
+        if "data-state" in element.attrib:
+            assert element.attrib["data-state"] not in found, "one element per state"
+            found[element.attrib["data-state"]] = element.attrib["data-role"]
+    return found
+
+
+def legend(root: ET.Element) -> dict[str, str]:
+    return {
+        item.attrib["data-role"]: "".join(item.itertext()).strip()
+        for item in root.iter(f"{SVG}g")
+        if item.attrib.get("class") == "legend-item"
+    }
+
+
+def caption(root: ET.Element) -> str:
+    return next(t.text for t in root.iter(f"{SVG}text") if t.attrib.get("class") == "caption")
+
+
+def test_full_example_diagram(cli, tmp_path):
+    out = tmp_path / "full.svg"
+    result = cli("diagram", RULEBOOK / "full-example.yaml", "--player", "You", "-o", out)
+    assert result.code == 0, result.err
+    root = parse(out.read_text())
+    roles = tiles(root)
+    assert len(roles) == 51  # the whole board by default
+    assert roles["KY"] == "home"
+    assert {s for s, r in roles.items() if r == "core"} == {"IN", "TN"}
+    assert roles["WV"] == "region"
+    assert {s for s, r in roles.items() if r == "siege"} == {"MO", "VA"}
+    assert roles["OH"] == "opponent"
+    assert roles["CA"] == "unclaimed"
+    assert legend(root) == {
+        "home": "Home (KY)",
+        "core": "Core region",
+        "region": "Your region",
+        "siege": "Opponent siege states",
+        "opponent": "Opponent states",
+        "unclaimed": "Unclaimed",
+    }
+    assert caption(root) == "+25 EV regional bonus − 10 EV (MO) − 10 EV (VA) = +5 EV net bonus"
+    for tile in root.iter(f"{SVG}g"):
+        if "data-state" in tile.attrib:
+            assert tile.find(f"{SVG}title") is not None
+            assert tile.find(f"{SVG}text").text == tile.attrib["data-state"]
+
+
+def test_missouri_diagram_draws_the_lone_link_and_crops(cli):
+    result = cli(
+        "diagram", RULEBOOK / "diagram-3-missouri.yaml", "--player", "You", "--focus", "-o", "-"
+    )
+    assert result.code == 0, result.err
+    root = parse(result.out)
+    assert set(tiles(root)) == {"KY", "IN", "MO", "TN", "VA", "WV"}
+    assert legend(root)["excluded"] == "One link only — excluded"
+    assert legend(root)["unclaimed"] == "Not in region"
+    lines = [line.attrib for line in root.iter(f"{SVG}line") if "data-from" in line.attrib]
+    assert {(a["data-from"], a["data-to"]) for a in lines if "lone" in a["class"]} == {("KY", "MO")}
+    assert caption(root) == "+15 EV regional bonus"
+
+
+def test_png_output(cli, tmp_path):
+    if importlib.util.find_spec("cairosvg") is None:
+        pytest.skip("cairosvg (the png extra) is not installed")
+    out = tmp_path / "full.png"
+    assert cli("diagram", RULEBOOK / "full-example.yaml", "--player", "You", "-o", out).code == 0
+    assert out.read_bytes().startswith(b"\x89PNG")
+
+
+def test_diagram_is_deterministic():
+    game = load_game(RULEBOOK / "full-example.yaml")
+    first = render_svg(explain_game(game, "You"), game.board)
+    second = render_svg(explain_game(game, "You"), game.board)
+    assert first == second
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(), st.data())
+def test_random_diagrams_have_one_tile_per_state_and_a_true_legend(position, data):
+    board, players = position
+    me = data.draw(st.integers(0, len(players) - 1))
+    game = as_game(board, players)
+    explained = explain_game(game, players[me]["name"])
+    root = parse(render_svg(explained, game.board))
+    roles = tiles(root)
+    assert roles == explained.roles
+    assert set(roles.values()) <= set(ROLES)
+    assert set(legend(root)) == set(roles.values())
+    score = explained.score
+    words = caption(root)
+    if score.core:
+        assert words.startswith(f"+{score.region_bonus} EV regional bonus")
+        if score.siege:
+            assert words.endswith(f"= {score.net_bonus:+d} EV net bonus") or "never below" in words
+    else:
+        assert words.startswith("No core")
+
+
+# --- layouts ---------------------------------------------------------------
+
+
+def test_usa_layout_puts_kentucky_among_its_rulebook_neighbours():
+    board = load_board(REPO / "maps" / "usa.yaml")
+    cells = board_layout(board)
+    ring = {s for s in cells if distance(cells[s], cells["KY"]) == 1}
+    assert {"IN", "MO", "TN", "VA", "WV"} <= ring
+    assert len(set(cells.values())) == 51
+
+
+def test_computed_layout_places_every_state_once_and_neighbours_close(write_game, tmp_path):
+    edges = [(f"S{i}", f"S{i + 1}") for i in range(9)] + [("S0", "S2"), ("X", "Y")]
+    board_file = write_game(board_dict(edges, states=["Lonely"]), [{"name": "A", "home": "S0"}])
+    board = load_board(board_file.parent / "board.yaml")
+    cells = compute_layout(board)
+    assert set(cells) == set(board.states)
+    assert len(set(cells.values())) == len(cells)
+    assert distance(cells["X"], cells["Y"]) == 1
+    assert cells == compute_layout(board)
+
+
+def test_two_states_on_one_tile_is_an_error(cli, tmp_path):
+    (tmp_path / "board.yaml").write_text(
+        "states:\n  A: {ev: 1, hex: [0, 0]}\n  B: {ev: 1, hex: [0, 0]}\n"
+    )
+    (tmp_path / "game.yaml").write_text("board: board.yaml\nplayers: [{name: P, home: A}]\n")
+    result = cli("score", tmp_path / "game.yaml")
+    assert result.code == 2
+    assert "states.B.hex" in result.err and "also 'A'" in result.err
+
+
+# --- the gallery -----------------------------------------------------------
+
+
+def test_gallery_is_up_to_date():
+    """Regenerate with: python -m evlogic.gallery"""
+    checked_in = {
+        p.name: p.read_text(encoding="utf-8") for p in (REPO / "docs/gallery").glob("*.svg")
+    }
+    assert checked_in == render_gallery()
