@@ -1,0 +1,50 @@
+"""Shared benchmark helpers: medians of repeated runs and a plain table."""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+
+
+def median_seconds(action: Callable[[], object], runs: int) -> float:
+    action()  # warm-up: imports, caches, page faults
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def run_command(*args: str) -> Callable[[], object]:
+    def run() -> None:
+        subprocess.run(args, check=True, capture_output=True)
+
+    return run
+
+
+def print_table(title: str, rows: Sequence[tuple[str, float, str, float, str, bool]]) -> None:
+    """rows: (case, seconds, baseline name, baseline seconds, target, met)."""
+    header = ("case", "median", "baseline", "baseline median", "ratio", "target", "")
+    table = [header] + [
+        (
+            case,
+            f"{t * 1000:.1f} ms",
+            base,
+            f"{b * 1000:.1f} ms",
+            f"{t / b:.2f}x",
+            target,
+            "ok" if met else "MISSED",
+        )
+        for case, t, base, b, target, met in rows
+    ]
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    print(f"{title}, {time.strftime('%Y-%m-%d')}")
+    for index, row in enumerate(table):
+        print(
+            "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        )
+        if index == 0:
+            print("  ".join("-" * width for width in widths))
