@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evlogic.facts import board_facts, game_facts
+from evlogic.facts import board_program, game_program
 from evlogic.games import Game, load_game
 from evlogic.report import ScoreReport, decode
 from evlogic.solver import solve
@@ -12,8 +12,7 @@ from evlogic.solver import solve
 
 def score_game(game: Game) -> ScoreReport:
     """Score one position with the rules in ``rules/``."""
-    facts = [*board_facts(game.board), *game_facts(game)]
-    return decode(solve(facts), game)
+    return decode(solve(board_program(game.board) + game_program(game)), game)
 
 
 def score_file(path: str | Path) -> ScoreReport:

@@ -15,7 +15,13 @@ from dataclasses import asdict, dataclass, field
 from clingo import Number, Symbol
 
 from evlogic.errors import InputError
-from evlogic.facts import board_facts, focus_fact, game_facts, what_if_facts
+from evlogic.facts import (
+    board_program,
+    focus_program,
+    game_program,
+    state_ids,
+    what_if_program,
+)
 from evlogic.games import Game
 from evlogic.report import PlayerScore, ScoreReport, decode
 from evlogic.solver import EXPLAIN_RULES, rule_paths, solve
@@ -106,12 +112,12 @@ def player_number(game: Game, name: str) -> int:
 def explain_game(game: Game, name: str) -> Explanation:
     """Explain player ``name``'s score in one solver call."""
     number = player_number(game, name)
-    facts = [
-        *board_facts(game.board),
-        *game_facts(game),
-        focus_fact(number),
-        *what_if_facts(game, number),
-    ]
+    facts = (
+        board_program(game.board)
+        + game_program(game)
+        + focus_program(number)
+        + what_if_program(game, number)
+    )
     symbols = solve(facts, rule_paths(EXPLAIN_RULES))
     return decode_explanation(symbols, game, number)
 
@@ -122,6 +128,7 @@ def decode_explanation(symbols: Iterable[Symbol], game: Game, number: int) -> Ex
     names = [player.name for player in game.players]
     owner_name = {number: name for number, name in enumerate(names)}
     me, position = Number(number), Number(0)
+    ids = state_ids(game.board)
 
     layer: dict[str, int] = {}
     join_links: dict[str, list[str]] = defaultdict(list)
@@ -137,22 +144,24 @@ def decode_explanation(symbols: Iterable[Symbol], game: Game, number: int) -> Ex
             continue
         name = symbol.name
         if name == "joined":
-            layer[args[2].string] = args[3].number
+            layer[ids[args[2].number]] = args[3].number
         elif name == "join_link":
-            join_links[args[2].string].append(args[3].string)
+            join_links[ids[args[2].number]].append(ids[args[3].number])
         elif name == "excluded_needs":
-            excluded_needs[args[2].string] = args[3].number
+            excluded_needs[ids[args[2].number]] = args[3].number
         elif name == "excluded_link":
-            excluded_links[args[2].string].append(args[3].string)
+            excluded_links[ids[args[2].number]].append(ids[args[3].number])
         elif name == "siege_cost":
-            siege.append(SiegeState(args[2].string, owner_name[args[3].number], args[4].number))
+            siege.append(
+                SiegeState(ids[args[2].number], owner_name[args[3].number], args[4].number)
+            )
         elif name == "role":
-            roles[args[2].string] = args[3].name
+            roles[ids[args[2].number]] = args[3].name
         elif name == "link":
-            links.append(Link(args[2].string, args[3].string, args[4].name))
+            links.append(Link(ids[args[2].number], ids[args[3].number], args[4].name))
         elif name.startswith("what_if"):
             values = [arg.number for arg in args[3:]]
-            what_if[args[2].string][name] = values if values else True
+            what_if[ids[args[2].number]][name] = values if values else True
 
     def order(state: str) -> tuple[int, str]:
         return (layer[state], state)

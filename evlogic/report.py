@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass
 
 from clingo import Number, Symbol
 
+from evlogic.facts import state_ids
 from evlogic.games import Game
 
 
@@ -71,6 +72,7 @@ def decode(symbols: Iterable[Symbol], game: Game, index: int = 0) -> ScoreReport
     siege: dict[int, list[str]] = defaultdict(list)
     winners: set[int] = set()
     states_won, final = 0, False
+    ids = state_ids(game.board)
     position = Number(index)
     for symbol in symbols:
         args = symbol.arguments
@@ -84,11 +86,11 @@ def decode(symbols: Iterable[Symbol], game: Game, index: int = 0) -> ScoreReport
         elif name == "winner":
             winners.add(args[1].number)
         elif name == "core":
-            cores[args[1].number] = [a.string for a in args[2].arguments]
+            cores[args[1].number] = [ids[a.number] for a in args[2].arguments]
         elif name == "joined":
-            joined[args[1].number].append((args[3].number, args[2].string))
+            joined[args[1].number].append((args[3].number, args[2].number))
         elif name == "siege":
-            siege[args[1].number].append(args[2].string)
+            siege[args[1].number].append(ids[args[2].number])
         else:
             value[name, args[1].number] = args[2].number
 
@@ -103,7 +105,7 @@ def decode(symbols: Iterable[Symbol], game: Game, index: int = 0) -> ScoreReport
                 states=sorted({player.home, *player.states}),
                 face_ev=value["face_ev", number],
                 core=core,
-                region=core + [state for _, state in later],
+                region=core + [ids[state] for _, state in later],
                 region_bonus=value["region_bonus", number],
                 siege=sorted(siege[number]),
                 siege_penalty=value["siege_penalty", number],

@@ -8,7 +8,7 @@ Grounding is multi-shot in one place: ``rules/region_order.lp`` has a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import clingo
@@ -32,8 +32,8 @@ SCORING_RULES: tuple[str, ...] = (
 EXPLAIN_RULES: tuple[str, ...] = (*SCORING_RULES, "explain.lp", "what_if.lp", "roles.lp")
 
 
-# Facts arrive through the backend, after the parser has looked for them, so
-# clingo reports input predicates as undefined; any other message is a bug.
+# Facts may be empty for some input predicates, which clingo reports as
+# undefined; any other message is a bug.
 
 
 class SolverError(RuntimeError):
@@ -45,10 +45,9 @@ def rule_paths(names: Sequence[str] = SCORING_RULES) -> list[Path]:
     return [directory / name for name in names]
 
 
-def solve(
-    facts: Iterable[clingo.Symbol], rules: Sequence[Path] | None = None
-) -> list[clingo.Symbol]:
-    """Ground ``rules`` (default: the scoring program) with ``facts``; return the shown atoms."""
+def solve(facts: str, rules: Sequence[Path] | None = None) -> list[clingo.Symbol]:
+    """Ground ``rules`` (default: the scoring program) with ``facts`` (program
+    text of facts over numbers, see evlogic.facts); return the shown atoms."""
     messages: list[str] = []
 
     def log(code: clingo.MessageCode, message: str) -> None:
@@ -58,9 +57,7 @@ def solve(
     control = clingo.Control(["--models=1"], logger=log)
     for path in rules if rules is not None else rule_paths():
         control.load(str(path))
-    with control.backend() as backend:
-        for fact in facts:
-            backend.add_rule([backend.add_atom(fact)])
+    control.add("base", [], facts)
     control.ground([("base", [])])
     layer = 0
     while _is_fact(control, clingo.Function("grew", [clingo.Number(layer)])):
