@@ -3,19 +3,35 @@
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import Any, TextIO
 
 from evlogic import __version__
+from evlogic.batch import BatchOptions, run_batch
+from evlogic.boards import load_board, resolve_board
 from evlogic.diagram import render_svg, svg_to_png
 from evlogic.engine import score_game
 from evlogic.errors import InputError
 from evlogic.explain import explain_game
 from evlogic.games import Game, load_game, load_game_text
-from evlogic.render import explanation_to_json, explanation_to_text, to_json, to_text
+from evlogic.render import (
+    explanation_to_json,
+    explanation_to_text,
+    stats_to_json,
+    stats_to_text,
+    to_json,
+    to_text,
+)
 from evlogic.resources import default_game
+from evlogic.sample import sample_games
 from evlogic.solver import SolverError
+from evlogic.stats import batch_stats
+from evlogic.yamlfile import Field
 
 DESCRIPTION = """\
 Score positions of the electoral-vote board game with answer-set rules.
@@ -56,6 +72,22 @@ unclaimed. Lines show the core triangle, the links that admitted each
 joining state and the one link of an excluded state. A legend and the
 bonus arithmetic sit underneath. Tiles are placed by the board's hex: [q, r]
 coordinates, or by a computed layout when the board has none."""
+
+
+BATCH_HELP = """\
+Score many games, one per line of JSON Lines input, each in the game-file
+schema as JSON ({"board": "usa", "players": [...]}; the board may be left
+out when --board is given). Each output line is that game's report, the
+same as score --format json, plus "line": n, in input order. A bad line
+gives {"line": n, "error": "..."} in its place and the batch goes on.
+
+Many positions are grounded together (the board once per chunk), and chunks
+run on --jobs processes or a Dask cluster. Input is streamed: memory stays
+flat however long it is. A progress bar shows on stderr when it is a
+terminal.
+
+Exit status: 0 when every line scored, 1 when any line failed, 2 when the
+command itself is wrong (missing input, unknown --board)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -121,6 +153,62 @@ def build_parser() -> argparse.ArgumentParser:
         "taken from the -o extension when not given",
     )
     diagram.set_defaults(run=run_diagram)
+
+    batch = commands.add_parser(
+        "batch",
+        help="score many games (JSON Lines), fast, in input order",
+        description=BATCH_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    batch.add_argument("input", metavar="INPUT.jsonl", help="one game per line; - for stdin")
+    batch.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT.jsonl",
+        default="-",
+        help="where reports go, one per line (default: - for stdout)",
+    )
+    batch.add_argument(
+        "--board", metavar="B", help="board for lines without one: a bundled name or a path"
+    )
+    batch.add_argument(
+        "--rules", metavar="R", default="standard", help="rule set (only 'standard' so far)"
+    )
+    batch.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="worker processes (default: all cores)",
+    )
+    batch.add_argument(
+        "--dask", metavar="ADDRESS", help="run the chunks on a Dask cluster (needs evlogic[dask])"
+    )
+    batch.set_defaults(run=run_batch_command)
+
+    sample = commands.add_parser(
+        "sample",
+        help="random final positions as JSON Lines",
+        description="Write COUNT random final positions (exactly game_end states won) as "
+        "JSON Lines, reproducible by seed: input for batch, benchmarks and balance studies.",
+    )
+    sample.add_argument("--board", required=True, metavar="B", help="a bundled name or a path")
+    sample.add_argument("--players", type=int, required=True, metavar="N")
+    sample.add_argument("--count", type=int, required=True, metavar="K")
+    sample.add_argument("--seed", type=int, default=0, metavar="S", help="default 0")
+    sample.add_argument("-o", "--output", metavar="FILE", default="-", help="default: stdout")
+    sample.set_defaults(run=run_sample)
+
+    stats = commands.add_parser(
+        "stats",
+        help="balance statistics over batch output",
+        description="Win rate, mean total and bonus by home state, and the share of games "
+        "decided by the regional bonus (the winners would differ with every bonus removed), "
+        "read from the reports evlogic batch wrote.",
+    )
+    stats.add_argument("reports", metavar="OUT.jsonl", help="batch output; - for stdin")
+    stats.add_argument("--format", choices=["text", "json"], default="text")
+    stats.set_defaults(run=run_stats)
     return parser
 
 
@@ -176,6 +264,91 @@ def _default_diagram_name(game: str | None, player: str, image_format: str | Non
     stem = "stdin" if game in (None, "-") else Path(game).stem
     slug = "".join(c if c.isalnum() or c in "-_" else "-" for c in player).strip("-") or "player"
     return f"{stem}-{slug}.{image_format or 'svg'}"
+
+
+def run_batch_command(args: argparse.Namespace) -> int:
+    if args.rules != "standard":
+        raise InputError("--rules", f"unknown rule set {args.rules!r}; available: standard")
+    if args.jobs < 1:
+        raise InputError("--jobs", f"must be at least 1, not {args.jobs}")
+    board = None
+    if args.board is not None:
+        field = Field("--board", "", args.board, None, None)
+        board = str(resolve_board(field, Path.cwd()).resolve())
+        load_board(Path(board), args.board)  # bad boards fail here, once
+    if args.input == "-":
+        source, base, stream = "<stdin>", Path.cwd(), sys.stdin
+    else:
+        path = Path(args.input)
+        if not path.is_file():
+            raise InputError(args.input, "no such file")
+        source, base = args.input, path.resolve().parent
+        stream = path.open(encoding="utf-8")
+    options = BatchOptions(source=source, board=board, base=str(base))
+    with ExitStack() as stack:
+        if stream is not sys.stdin:
+            stack.enter_context(stream)
+        out = sys.stdout if args.output == "-" else stack.enter_context(_open_output(args.output))
+        bar = stack.enter_context(_progress_bar(args.input))
+        failed = run_batch(
+            stream,
+            out,
+            options,
+            jobs=args.jobs,
+            dask_address=args.dask,
+            progress=bar.update if bar is not None else None,
+        )
+    return 1 if failed else 0
+
+
+def _open_output(name: str) -> TextIO:
+    try:
+        return open(name, "w", encoding="utf-8", newline="\n")
+    except OSError as error:
+        raise InputError(name, f"cannot write: {error.strerror}") from None
+
+
+@contextmanager
+def _progress_bar(input_name: str) -> Iterator[Any]:
+    """tqdm on stderr when it is a terminal (total known for files), else nothing."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from tqdm import tqdm
+
+    total = None
+    if input_name != "-":
+        with open(input_name, "rb") as counting:
+            total = sum(block.count(b"\n") for block in iter(lambda: counting.read(1 << 20), b""))
+    with tqdm(total=total, unit=" games", file=sys.stderr, smoothing=0.1) as bar:
+        yield bar
+
+
+def run_sample(args: argparse.Namespace) -> int:
+    field = Field("--board", "", args.board, None, None)
+    board = load_board(resolve_board(field, Path.cwd()), args.board)
+    if not 1 <= args.players <= board.game_end:
+        raise InputError("--players", f"must be between 1 and {board.game_end} (game_end)")
+    if args.count < 0:
+        raise InputError("--count", "must not be negative")
+    with ExitStack() as stack:
+        out = sys.stdout if args.output == "-" else stack.enter_context(_open_output(args.output))
+        for game in sample_games(board, args.board, args.players, args.count, args.seed):
+            out.write(json.dumps(game) + "\n")
+    return 0
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    if args.reports == "-":
+        stats = batch_stats(sys.stdin, "<stdin>")
+    else:
+        path = Path(args.reports)
+        if not path.is_file():
+            raise InputError(args.reports, "no such file")
+        with path.open(encoding="utf-8") as lines:
+            stats = batch_stats(lines, args.reports)
+    sys.stdout.write(stats_to_json(stats) + "\n" if args.format == "json" else stats_to_text(stats))
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

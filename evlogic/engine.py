@@ -6,13 +6,14 @@ from pathlib import Path
 
 from evlogic.facts import board_program, game_program
 from evlogic.games import Game, load_game
-from evlogic.report import ScoreReport, decode
+from evlogic.report import ScoreReport, atoms_by_position, decode
 from evlogic.solver import solve
 
 
 def score_game(game: Game) -> ScoreReport:
     """Score one position with the rules in ``rules/``."""
-    return decode(solve(board_program(game.board) + game_program(game)), game)
+    atoms = atoms_by_position(solve(board_program(game.board) + game_program(game)))
+    return decode(atoms[0], game)
 
 
 def score_file(path: str | Path) -> ScoreReport:

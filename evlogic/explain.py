@@ -23,7 +23,7 @@ from evlogic.facts import (
     what_if_program,
 )
 from evlogic.games import Game
-from evlogic.report import PlayerScore, ScoreReport, decode
+from evlogic.report import PlayerScore, ScoreReport, atoms_by_position, decode
 from evlogic.solver import EXPLAIN_RULES, rule_paths, solve
 from evlogic.yamlfile import closest
 
@@ -124,7 +124,7 @@ def explain_game(game: Game, name: str) -> Explanation:
 
 def decode_explanation(symbols: Iterable[Symbol], game: Game, number: int) -> Explanation:
     symbols = list(symbols)
-    report = decode(symbols, game)
+    report = decode(atoms_by_position(symbols)[0], game)
     names = [player.name for player in game.players]
     owner_name = {number: name for number, name in enumerate(names)}
     me, position = Number(number), Number(0)

@@ -6,6 +6,7 @@ import json
 
 from evlogic.explain import Explanation
 from evlogic.report import PlayerScore, ScoreReport
+from evlogic.stats import BatchStats
 
 
 def to_json(report: ScoreReport) -> str:
@@ -137,3 +138,38 @@ def explanation_to_text(explanation: Explanation, what_if_limit: int = 10) -> st
 
 def _listing(states: list[str]) -> str:
     return ", ".join(states) if states else "nothing"
+
+
+def stats_to_json(stats: BatchStats) -> str:
+    return json.dumps(stats.to_dict(), indent=2, ensure_ascii=False)
+
+
+def stats_to_text(stats: BatchStats) -> str:
+    lines = [
+        f"{stats.games} games ({stats.errors} error lines skipped); "
+        f"decided by the regional bonus: {stats.bonus_decided} "
+        f"({100 * stats.bonus_decided_share:.1f}%)",
+        "",
+    ]
+    header = ["Home", "Games", "Wins", "Win rate", "Mean total", "Mean bonus", "Mean net bonus"]
+    rows = [header] + [
+        [
+            h.state,
+            str(h.games),
+            f"{h.wins:g}",
+            f"{100 * h.win_rate:.1f}%",
+            f"{h.mean_total:.1f}",
+            f"{h.mean_region_bonus:.1f}",
+            f"{h.mean_net_bonus:.1f}",
+        ]
+        for h in stats.homes
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    for row in rows:
+        cells = [row[0].ljust(widths[0])] + [
+            c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
+        ]
+        lines.append("  ".join(cells))
+    lines.append("")
+    lines.append("Wins: a tie between k winners counts 1/k for each.")
+    return "\n".join(lines) + "\n"

@@ -302,15 +302,11 @@ def test_output_shows_only_what_the_decoder_reads(tmp_path):
     shown = {str(atom) for atom in solve("", [*rule_paths(), facts])}
     assert shown == {
         "states_won(0,4)",
-        "face_ev(0,0,4)",
-        'core(0,0,("A","B"))',
+        "score(0,0,4,25,0,25,29)",  # face, bonus, penalty, net bonus, total
+        'core(0,0,"A","B")',
         'joined(0,0,"H",0)',
         'joined(0,0,"A",0)',
         'joined(0,0,"B",0)',
         'joined(0,0,"D",1)',
-        "region_bonus(0,0,25)",
-        "siege_penalty(0,0,0)",
-        "net_bonus(0,0,25)",
-        "total(0,0,29)",
         "winner(0,0)",
     }
