@@ -28,7 +28,7 @@ from typing import Any, TextIO
 from evlogic.boards import Board, load_board, resolve_board
 from evlogic.errors import InputError
 from evlogic.facts import board_program, game_program
-from evlogic.games import Game, game_from_fields
+from evlogic.games import Game, game_from_fields, quick_game
 from evlogic.report import atoms_by_position, decode
 from evlogic.solver import solve
 from evlogic.yamlfile import Field
@@ -49,7 +49,7 @@ class BatchOptions:
     base: str  # directory that board paths are relative to
 
 
-def chunks(lines: Iterable[str], size: int = CHUNK_SIZE) -> Iterator[list[Line]]:
+def chunks(lines: Iterable[str], size: int) -> Iterator[list[Line]]:
     """Number lines from 1 and group them, skipping blank ones; lazy."""
     chunk: list[Line] = []
     for number, text in enumerate(lines, start=1):
@@ -62,11 +62,17 @@ def chunks(lines: Iterable[str], size: int = CHUNK_SIZE) -> Iterator[list[Line]]
         yield chunk
 
 
-@lru_cache(maxsize=32)
 def _board(reference: str, base: str, source: str) -> Board:
     field = Field(source, "board", reference, None, None)
     path = resolve_board(field, Path(base))
-    return load_board(path, str(path))
+    stat = path.stat()
+    return _load_board(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=32)
+def _load_board(path: str, mtime_ns: int, size: int) -> Board:
+    """Boards are loaded once per process (a changed file is loaded anew)."""
+    return load_board(Path(path), path)
 
 
 def _game(number: int, text: str, options: BatchOptions) -> Game:
@@ -77,18 +83,27 @@ def _game(number: int, text: str, options: BatchOptions) -> Game:
             options.source, f"invalid JSON: {error.msg} (column {error.colno})", line=number
         ) from None
     top = Field(options.source, "", value, number, None)
-    fields = top.fields(["players"], ["board"], what="a game mapping")
-    if "board" in fields:
-        reference = fields["board"].text("a board name or path")
-    elif options.board is not None:
+    reference = value.get("board") if isinstance(value, dict) else None
+    if reference is None:
+        if options.board is None:
+            top.fields(["players"], ["board"], what="a game mapping")  # shape errors first
+            raise top.error("missing key 'board' (or give --board)")
         reference = options.board
-    else:
-        raise top.error("missing key 'board' (or give --board)")
+    elif not isinstance(reference, str) or not reference.strip():
+        top.fields(["players"], ["board"], what="a game mapping")["board"].text("a board")
     try:
         board = _board(reference, options.base, options.source)
     except InputError as error:
-        raise InputError(options.source, str(error), field="board", line=number) from None
-    return game_from_fields(fields, board, options.source)
+        # A wrong reference is worded as is; a broken board file names itself.
+        message = error.message if error.source == options.source else str(error)
+        raise InputError(options.source, message, field="board", line=number) from None
+    # Clean lines take the quick path; anything unusual, the careful one,
+    # which says exactly what is wrong.
+    game = quick_game(value, board, options.source)
+    if game is None:
+        fields = top.fields(["players"], ["board"], what="a game mapping")
+        game = game_from_fields(fields, board, options.source)
+    return game
 
 
 def score_chunk(chunk: list[Line], options: BatchOptions) -> tuple[str, int, int]:
@@ -125,11 +140,12 @@ def run_batch(
     jobs: int = 1,
     dask_address: str | None = None,
     progress: Callable[[int], None] | None = None,
+    chunk_size: int = CHUNK_SIZE,
 ) -> int:
     """Score every line, writing reports in input order; returns the number
     of failed lines.  Output goes out a whole chunk at a time, so an
     interrupted run leaves only whole lines behind."""
-    pieces = chunks(lines)
+    pieces = chunks(lines, chunk_size)
     failed = 0
     with ExitStack() as stack:
         if dask_address is not None:

@@ -1,0 +1,242 @@
+"""`evlogic batch`, `sample` and `stats`."""
+
+from __future__ import annotations
+
+import io
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import REPO
+from evlogic.batch import BatchOptions, run_batch
+from evlogic.engine import score_game
+from evlogic.games import load_game
+from strategies import positions
+
+
+def batch(
+    lines: list[str], base: Path, board: str | None = None, **kwargs
+) -> tuple[list[dict], int]:
+    out = io.StringIO()
+    failed = run_batch(lines, out, BatchOptions("in.jsonl", board, str(base)), **kwargs)
+    text = out.getvalue()
+    assert text == "" or text.endswith("\n")
+    return [json.loads(line) for line in text.splitlines()], failed
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(st.lists(positions(), min_size=1, max_size=4), st.integers(1, 3))
+def test_batch_matches_score_per_position(tmp_path, several, chunk_size):
+    lines = []
+    for number, (board, players) in enumerate(several):
+        (tmp_path / f"board{number}.yaml").write_text(yaml.safe_dump(board))
+        game = {"board": f"board{number}.yaml", "players": players}
+        (tmp_path / f"game{number}.yaml").write_text(yaml.safe_dump(game))
+        lines.append(json.dumps(game))
+    reports, failed = batch(lines, tmp_path, chunk_size=chunk_size)
+    assert failed == 0
+    assert [r.pop("line") for r in reports] == list(range(1, len(lines) + 1))
+    for number, report in enumerate(reports):
+        assert report == score_game(load_game(tmp_path / f"game{number}.yaml")).to_dict()
+
+
+def sample_lines(count: int, seed: int = 7) -> list[str]:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "evlogic",
+            "sample",
+            "--board",
+            "usa",
+            "--players",
+            "4",
+            "--count",
+            str(count),
+            "--seed",
+            str(seed),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout.splitlines()
+
+
+def test_bad_lines_are_reported_in_place_and_the_rest_scored(tmp_path):
+    good = sample_lines(3)
+    lines = [
+        good[0],
+        "{not json",
+        json.dumps({"players": [{"name": "A", "home": "KY"}]}),  # no board, no --board
+        json.dumps({"board": "usa", "players": [{"name": "A", "home": "KYY"}]}),
+        "",
+        good[1],
+        json.dumps({"board": "nowhere", "players": [{"name": "A", "home": "KY"}]}),
+        good[2],
+    ]
+    reports, failed = batch(lines, tmp_path, chunk_size=3)
+    assert failed == 4
+    assert [r["line"] for r in reports] == [1, 2, 3, 4, 6, 7, 8]  # blank line 5 skipped
+    errors = {r["line"]: r["error"] for r in reports if "error" in r}
+    assert set(errors) == {2, 3, 4, 7}
+    assert errors[2].startswith("in.jsonl: line 2: invalid JSON")
+    assert "missing key 'board'" in errors[3]
+    assert "players[0].home: unknown state 'KYY' (did you mean 'KY'?)" in errors[4]
+    assert "line 7: board: no bundled board 'nowhere'" in errors[7]
+    assert all("total" in r["players"][0] for r in reports if "error" not in r)
+
+
+def test_board_option_fills_in_missing_boards(tmp_path):
+    line = json.dumps({"players": [{"name": "A", "home": "KY", "states": ["IN", "WV"]}]})
+    board = str(REPO / "maps" / "usa.yaml")
+    reports, failed = batch([line], tmp_path, board=board)
+    assert failed == 0 and reports[0]["players"][0]["region_bonus"] == 15
+
+
+def test_jobs_keep_input_order(tmp_path):
+    lines = sample_lines(250)
+    one, _ = batch(lines, tmp_path, jobs=1, chunk_size=40)
+    two, _ = batch(lines, tmp_path, jobs=2, chunk_size=40)
+    assert one == two
+    assert [r["line"] for r in two] == list(range(1, 251))
+
+
+def test_cli_exit_status_and_files(tmp_path):
+    games = tmp_path / "games.jsonl"
+    games.write_text("\n".join(sample_lines(5)) + "\n")
+    out = tmp_path / "out.jsonl"
+    run = [sys.executable, "-m", "evlogic", "batch", str(games), "-o", str(out), "--jobs", "2"]
+    assert subprocess.run(run, capture_output=True).returncode == 0
+    assert len(out.read_text().splitlines()) == 5
+    games.write_text(games.read_text() + "{}\n")
+    done = subprocess.run(run, capture_output=True, text=True)
+    assert done.returncode == 1
+    assert "error" in out.read_text().splitlines()[-1]
+    piped = subprocess.run(
+        [sys.executable, "-m", "evlogic", "batch", "-"],
+        input=sample_lines(2)[0] + "\n",
+        capture_output=True,
+        text=True,
+    )
+    assert piped.returncode == 0 and json.loads(piped.stdout)["line"] == 1
+    missing = subprocess.run(
+        [sys.executable, "-m", "evlogic", "batch", "nope.jsonl"], capture_output=True, text=True
+    )
+    assert missing.returncode == 2 and missing.stderr.startswith("evlogic: error: nope.jsonl")
+
+
+def test_interrupted_run_leaves_whole_lines(tmp_path):
+    games = tmp_path / "games.jsonl"
+    games.write_text("\n".join(sample_lines(30000)) + "\n")
+    out = tmp_path / "out.jsonl"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "evlogic", "batch", str(games), "-o", str(out), "--jobs", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while (not out.exists() or out.stat().st_size == 0) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    text = out.read_text()
+    assert text.endswith("\n")
+    numbers = [json.loads(line)["line"] for line in text.splitlines()]
+    assert 0 < len(numbers) < 30000
+    assert numbers == list(range(1, len(numbers) + 1))
+
+
+def test_dask_local_cluster_gives_the_same_output(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    lines = sample_lines(120)
+    expected, _ = batch(lines, tmp_path, chunk_size=25)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        got, failed = batch(lines, tmp_path, dask_address=cluster.scheduler_address, chunk_size=25)
+    assert failed == 0
+    assert got == expected
+
+
+# --- sample ------------------------------------------------------------------
+
+
+def test_sample_is_reproducible_and_final(tmp_path):
+    first, again, other = sample_lines(50, seed=3), sample_lines(50, seed=3), sample_lines(50, 4)
+    assert first == again
+    assert first != other
+    reports, failed = batch(first, tmp_path)
+    assert failed == 0
+    assert all(r["final"] and r["states_won"] == 36 for r in reports)
+    assert all(len(r["players"]) == 4 for r in reports)
+
+
+# --- stats -------------------------------------------------------------------
+
+
+def report(line: int, players: list[tuple[str, str, int, int, int]], winners: list[str]) -> str:
+    """players: (name, home, face_ev, region_bonus, net_bonus)."""
+    return json.dumps(
+        {
+            "line": line,
+            "players": [
+                {
+                    "name": n,
+                    "home": h,
+                    "face_ev": f,
+                    "region_bonus": b,
+                    "net_bonus": nb,
+                    "total": f + nb,
+                }
+                for n, h, f, b, nb in players
+            ],
+            "winners": winners,
+        }
+    )
+
+
+def test_stats_by_hand(cli, tmp_path):
+    reports = tmp_path / "out.jsonl"
+    reports.write_text(
+        "\n".join(
+            [
+                # A wins on face alone.
+                report(1, [("A", "KY", 50, 0, 0), ("B", "OH", 40, 15, 5)], ["A"]),
+                # B wins only thanks to the bonus (faces: A 50, B 45).
+                report(2, [("A", "KY", 50, 0, 0), ("B", "OH", 45, 25, 25)], ["B"]),
+                # A tie: each gets half a win.
+                report(3, [("A", "OH", 30, 0, 0), ("B", "KY", 30, 0, 0)], ["A", "B"]),
+                json.dumps({"line": 4, "error": "bad"}),
+            ]
+        )
+        + "\n"
+    )
+    result = cli("stats", reports, "--format", "json")
+    assert result.code == 0, result.err
+    stats = result.json()
+    assert stats["games"] == 3 and stats["errors"] == 1
+    assert stats["bonus_decided"] == 1
+    homes = {h["state"]: h for h in stats["homes"]}
+    # KY: game 1 won, game 2 lost, game 3 half; OH: the mirror image.
+    assert homes["KY"]["games"] == 3 and homes["KY"]["wins"] == 1.5
+    assert homes["OH"]["wins"] == 1.5
+    assert homes["KY"]["win_rate"] == pytest.approx(0.5, abs=1e-6)
+    assert homes["OH"]["mean_total"] == pytest.approx((45 + 70 + 30) / 3, abs=1e-3)
+    assert homes["OH"]["mean_region_bonus"] == pytest.approx(40 / 3, abs=1e-3)
+    assert [h["state"] for h in stats["homes"]] == ["KY", "OH"]
+    assert "decided by the regional bonus: 1" in cli("stats", reports).out
