@@ -15,6 +15,7 @@ are in flight at once, so memory stays flat however long the input.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import signal
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator
@@ -36,6 +37,9 @@ from evlogic.yamlfile import Field
 #: Lines per chunk: big enough that grounding overhead vanishes, small
 #: enough that memory stays flat (a 51-state chunk grounds in ~0.2 s).
 CHUNK_SIZE = 1000
+
+#: Chunks a worker process scores before a fresh one replaces it.
+CHUNKS_PER_WORKER = 8
 
 Line = tuple[int, str]  # (line number, text)
 
@@ -120,10 +124,14 @@ def score_chunk(chunk: list[Line], options: BatchOptions) -> tuple[str, int, int
         else:
             by_board[game.board].append((number, game))
     for board, games in by_board.items():
-        program = board_program(board) + "".join(game_program(g, n) for n, g in games)
+        # Positions are numbered within the chunk, not by line: clingo keeps
+        # every symbol it ever made, so reusing indices keeps memory flat.
+        program = board_program(board) + "".join(
+            game_program(game, index) for index, (_, game) in enumerate(games)
+        )
         atoms = atoms_by_position(solve(program))
-        for number, game in games:
-            report = decode(atoms[number], game)
+        for index, (number, game) in enumerate(games):
+            report = decode(atoms[index], game)
             results[number] = {"line": number, **report.to_dict()}
     failed = sum("error" in result for result in results.values())
     text = "".join(json.dumps(results[number], ensure_ascii=False) + "\n" for number, _ in chunk)
@@ -137,14 +145,20 @@ def run_batch(
     lines: Iterable[str],
     out: TextIO,
     options: BatchOptions,
-    jobs: int = 1,
+    jobs: int | None = None,
     dask_address: str | None = None,
     progress: Callable[[int], None] | None = None,
     chunk_size: int = CHUNK_SIZE,
 ) -> int:
     """Score every line, writing reports in input order; returns the number
     of failed lines.  Output goes out a whole chunk at a time, so an
-    interrupted run leaves only whole lines behind."""
+    interrupted run leaves only whole lines behind.
+
+    ``jobs`` worker processes score the chunks (the CLI always uses them);
+    ``None`` scores in this process.  clingo keeps every symbol it ever
+    creates, so a process that scores without end grows: workers are
+    replaced after ``CHUNKS_PER_WORKER`` chunks, which keeps memory flat.
+    """
     pieces = chunks(lines, chunk_size)
     failed = 0
     with ExitStack() as stack:
@@ -155,7 +169,7 @@ def run_batch(
                 pieces,
                 window=4 * max(1, _dask_workers(client)),
             )
-        elif jobs > 1:
+        elif jobs is not None:
             pool = stack.enter_context(_process_pool(jobs))
             results = _ordered(
                 lambda c: pool.submit(score_chunk, c, options), pieces, window=2 * jobs
@@ -190,7 +204,12 @@ def _ignore_interrupts() -> None:
 
 @contextmanager
 def _process_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
+    pool = ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=multiprocessing.get_context("spawn"),  # required to recycle workers
+        initializer=_ignore_interrupts,
+        max_tasks_per_child=CHUNKS_PER_WORKER,
+    )
     try:
         yield pool
     except BaseException:

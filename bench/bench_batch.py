@@ -1,0 +1,142 @@
+"""Benchmark for `evlogic batch` (issue: scale).
+
+On the 51-state board, 4 players, 36 states won (positions from
+`evlogic sample`), end to end (read JSONL, score, write JSONL), median of
+several runs, with the plain Python scorer of tests/ doing the same end to
+end in the same run as the baseline:
+
+* one process (target: >= 5,000 positions/s),
+* --jobs 2 (target: >= 1.7x the one-process rate),
+* peak memory of a long run (target: < 300 MB for 1,000,000 positions; the
+  default measures --memory-count positions, 1,000,000 with --million).
+
+Run:  python bench/bench_batch.py [--runs N] [--count N] [--million]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
+
+from timing import median_seconds  # noqa: E402
+
+from evlogic.boards import load_board  # noqa: E402
+from evlogic.resources import bundled_boards  # noqa: E402
+from plain_scorer import score_position  # noqa: E402
+
+EVLOGIC = [sys.executable, "-m", "evlogic"]
+
+
+def sample(path: Path, count: int) -> None:
+    with path.open("w") as out:
+        subprocess.run(
+            [
+                *EVLOGIC,
+                "sample",
+                "--board",
+                "usa",
+                "--players",
+                "4",
+                "--count",
+                str(count),
+                "--seed",
+                "1",
+            ],
+            stdout=out,
+            check=True,
+        )
+
+
+def plain_end_to_end(source: Path, target: Path) -> None:
+    usa = load_board(bundled_boards()["usa"])
+    board = {
+        s.id: {"ev": s.ev, "swing": s.swing, "neighbors": list(s.neighbors)}
+        for s in usa.states.values()
+    }
+    with source.open() as lines, target.open("w") as out:
+        for number, line in enumerate(lines, start=1):
+            game = json.loads(line)
+            report = score_position(board, game["players"], usa.game_end)
+            out.write(json.dumps({"line": number, **report}) + "\n")
+
+
+def batch(source: Path, target: Path, jobs: int) -> None:
+    subprocess.run(
+        [*EVLOGIC, "batch", str(source), "-o", str(target), "--jobs", str(jobs)], check=True
+    )
+
+
+def peak_rss_mb(source: Path, target: Path, jobs: int) -> float:
+    """Peak resident memory of the largest process of a batch run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    batch(source, target, jobs)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return max(before, after) / 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="timed runs per row (default 3)")
+    parser.add_argument("--count", type=int, default=20_000, help="positions per run")
+    parser.add_argument(
+        "--memory-count",
+        type=int,
+        default=100_000,
+        help="positions for the memory row (default 100,000)",
+    )
+    parser.add_argument("--million", action="store_true", help="memory row on 1,000,000")
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp())
+    games, out = work / "games.jsonl", work / "out.jsonl"
+    sample(games, args.count)
+
+    plain = median_seconds(lambda: plain_end_to_end(games, out), args.runs)
+    one = median_seconds(lambda: batch(games, out, 1), args.runs)
+    two = median_seconds(lambda: batch(games, out, 2), args.runs)
+    memory_count = 1_000_000 if args.million else args.memory_count
+    big = work / "big.jsonl"
+    sample(big, memory_count)
+    peak = peak_rss_mb(big, work / "big-out.jsonl", os.cpu_count() or 1)
+
+    rate = lambda seconds: args.count / seconds  # noqa: E731
+    rows = [
+        ("plain Python scorer, end to end", f"{rate(plain):,.0f}/s", "(baseline)", ""),
+        (
+            "evlogic batch --jobs 1",
+            f"{rate(one):,.0f}/s",
+            f"{plain / one:.2f}x plain",
+            "ok" if rate(one) >= 5000 else "MISSED (>= 5,000/s)",
+        ),
+        (
+            "evlogic batch --jobs 2",
+            f"{rate(two):,.0f}/s",
+            f"{one / two:.2f}x jobs 1",
+            "ok" if one / two >= 1.7 else "MISSED (>= 1.7x)",
+        ),
+        (
+            f"peak memory, {memory_count:,} positions",
+            f"{peak:,.0f} MB",
+            "",
+            "ok" if peak < 300 else "MISSED (< 300 MB)",
+        ),
+    ]
+    print(
+        f"evlogic batch benchmark: {args.count:,} usa positions (4 players, 36 won), "
+        f"median of {args.runs} runs"
+    )
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)))
+
+
+if __name__ == "__main__":
+    main()
