@@ -29,9 +29,10 @@ from typing import Any, TextIO
 from evlogic.boards import Board, load_board, resolve_board
 from evlogic.errors import InputError
 from evlogic.facts import board_program, game_program
-from evlogic.games import Game, game_from_fields, quick_game
+from evlogic.games import GAME_KEYS, Game, game_from_fields, quick_game
 from evlogic.report import atoms_by_position, decode
-from evlogic.solver import solve
+from evlogic.rulesets import RuleSet, load_rule_set, rule_set_from_field
+from evlogic.solver import rule_paths, solve
 from evlogic.yamlfile import Field
 
 #: Lines per chunk: big enough that grounding overhead vanishes, small
@@ -51,6 +52,7 @@ class BatchOptions:
     source: str  # the input's name, for error messages
     board: str | None  # --board: a bundled name or a path (relative to base)
     base: str  # directory that board paths are relative to
+    rules: str | None = None  # --rules: overrides the lines' rules (default standard)
 
 
 def chunks(lines: Iterable[str], size: int) -> Iterator[list[Line]]:
@@ -79,6 +81,22 @@ def _load_board(path: str, mtime_ns: int, size: int) -> Board:
     return load_board(Path(path), path)
 
 
+@lru_cache(maxsize=32)
+def _named_rule_set(reference: str, base: str) -> RuleSet:
+    return load_rule_set(reference, Path(base))
+
+
+def _rule_set(top: Field, value: object, options: BatchOptions) -> RuleSet:
+    if options.rules is not None:
+        return _named_rule_set(options.rules, options.base)
+    reference = value.get("rules") if isinstance(value, dict) else None
+    if reference is None:
+        return _named_rule_set("standard", options.base)
+    if isinstance(reference, str):
+        return _named_rule_set(reference, options.base)
+    return rule_set_from_field(top.fields(*GAME_KEYS)["rules"], Path(options.base))
+
+
 def _game(number: int, text: str, options: BatchOptions) -> Game:
     try:
         value = json.loads(text)
@@ -90,11 +108,11 @@ def _game(number: int, text: str, options: BatchOptions) -> Game:
     reference = value.get("board") if isinstance(value, dict) else None
     if reference is None:
         if options.board is None:
-            top.fields(["players"], ["board"], what="a game mapping")  # shape errors first
+            top.fields(["players"], ["board", "rules"], what="a game mapping")  # shape first
             raise top.error("missing key 'board' (or give --board)")
         reference = options.board
     elif not isinstance(reference, str) or not reference.strip():
-        top.fields(["players"], ["board"], what="a game mapping")["board"].text("a board")
+        top.fields(["players"], ["board", "rules"], what="a game mapping")["board"].text("a board")
     try:
         board = _board(reference, options.base, options.source)
     except InputError as error:
@@ -103,10 +121,11 @@ def _game(number: int, text: str, options: BatchOptions) -> Game:
         raise InputError(options.source, message, field="board", line=number) from None
     # Clean lines take the quick path; anything unusual, the careful one,
     # which says exactly what is wrong.
-    game = quick_game(value, board, options.source)
+    rules = _rule_set(top, value, options)
+    game = quick_game(value, board, options.source, rules)
     if game is None:
-        fields = top.fields(["players"], ["board"], what="a game mapping")
-        game = game_from_fields(fields, board, options.source)
+        fields = top.fields(["players"], ["board", "rules"], what="a game mapping")
+        game = game_from_fields(fields, board, options.source, rules)
     return game
 
 
@@ -115,21 +134,23 @@ def score_chunk(chunk: list[Line], options: BatchOptions) -> tuple[str, int, int
     newline), how many lines failed and how many there were.  Runs in
     workers: everything it needs comes in its arguments."""
     results: dict[int, dict] = {}
-    by_board: dict[Board, list[tuple[int, Game]]] = defaultdict(list)
+    by_board: dict[tuple[Board, RuleSet], list[tuple[int, Game]]] = defaultdict(list)
     for number, text in chunk:
         try:
             game = _game(number, text, options)
         except InputError as error:
             results[number] = {"line": number, "error": str(error)}
         else:
-            by_board[game.board].append((number, game))
-    for board, games in by_board.items():
+            by_board[game.board, game.rules].append((number, game))
+    for (board, rules), games in by_board.items():
         # Positions are numbered within the chunk, not by line: clingo keeps
         # every symbol it ever made, so reusing indices keeps memory flat.
-        program = board_program(board) + "".join(
-            game_program(game, index) for index, (_, game) in enumerate(games)
+        program = (
+            rules.program()
+            + board_program(board)
+            + "".join(game_program(game, index) for index, (_, game) in enumerate(games))
         )
-        atoms = atoms_by_position(solve(program))
+        atoms = atoms_by_position(solve(program, [*rule_paths(), *rules.programs]))
         for index, (number, game) in enumerate(games):
             report = decode(atoms[index], game)
             results[number] = {"line": number, **report.to_dict()}

@@ -7,12 +7,13 @@ from pathlib import Path
 from evlogic.facts import board_program, game_program
 from evlogic.games import Game, load_game
 from evlogic.report import ScoreReport, atoms_by_position, decode
-from evlogic.solver import solve
+from evlogic.solver import rule_paths, solve
 
 
 def score_game(game: Game) -> ScoreReport:
     """Score one position with the rules in ``rules/``."""
-    atoms = atoms_by_position(solve(board_program(game.board) + game_program(game)))
+    facts = game.rules.program() + board_program(game.board) + game_program(game)
+    atoms = atoms_by_position(solve(facts, [*rule_paths(), *game.rules.programs]))
     return decode(atoms[0], game)
 
 

@@ -113,12 +113,13 @@ def explain_game(game: Game, name: str) -> Explanation:
     """Explain player ``name``'s score in one solver call."""
     number = player_number(game, name)
     facts = (
-        board_program(game.board)
+        game.rules.program()
+        + board_program(game.board)
         + game_program(game)
         + focus_program(number)
         + what_if_program(game, number)
     )
-    symbols = solve(facts, rule_paths(EXPLAIN_RULES))
+    symbols = solve(facts, [*rule_paths(EXPLAIN_RULES), *game.rules.programs])
     return decode_explanation(symbols, game, number)
 
 

@@ -30,12 +30,12 @@ def state_numbers(board: Board) -> dict[str, int]:
 
 @lru_cache(maxsize=16)
 def board_program(board: Board) -> str:
-    """``state/1``, ``ev/2``, ``swing/1``, ``adjacent/2``, ``game_end/1``.
+    """``state/1``, ``ev/2``, ``swing/1``, ``adjacent/2``, ``board_game_end/1``.
 
     Cached per board: scoring many positions on one board builds it once.
     """
     number = state_numbers(board)
-    lines = [f"game_end({board.game_end})."]
+    lines = [f"board_game_end({board.game_end})."]
     for state_id in state_ids(board):
         state, s = board.states[state_id], number[state_id]
         swing = f" swing({s})." if state.swing else ""

@@ -8,11 +8,15 @@ nothing here knows a scoring rule.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from evlogic.boards import Board, load_board, resolve_board
+from evlogic.rulesets import RuleSet, load_rule_set, rule_set_from_field
 from evlogic.yamlfile import Field, read_yaml, yaml_document
+
+#: Keys of a game file: required, then optional.
+GAME_KEYS = (["board", "players"], ["rules", "expect"])
 
 
 @dataclass(frozen=True)
@@ -27,10 +31,14 @@ class Game:
     board: Board
     players: tuple[Player, ...]
     source: str
+    rules: RuleSet = field(default_factory=lambda: load_rule_set("standard"))
 
 
-def game_from_fields(fields: dict[str, Field], board: Board, source: str) -> Game:
-    """Validate a game's fields against its board (the ``board`` key already resolved)."""
+def game_from_fields(
+    fields: dict[str, Field], board: Board, source: str, rules: RuleSet | None = None
+) -> Game:
+    """Validate a game's fields against its board (the ``board`` and ``rules``
+    keys already resolved; ``rules`` None means standard)."""
     items = fields["players"].items("a list of players")
     if not items:
         raise fields["players"].error("must list at least one player")
@@ -70,15 +78,17 @@ def game_from_fields(fields: dict[str, Field], board: Board, source: str) -> Gam
             owner[state_id] = name
             won.append(state_id)
         players.append(Player(name=name, home=home, states=tuple(won)))
-    return Game(board=board, players=tuple(players), source=source)
+    return Game(
+        board=board, players=tuple(players), source=source, rules=rules or load_rule_set("standard")
+    )
 
 
-def quick_game(value: object, board: Board, source: str) -> Game | None:
+def quick_game(value: object, board: Board, source: str, rules: RuleSet) -> Game | None:
     """The same game as :func:`game_from_fields` gives for plain, clean data
     (JSON lines), found without building a Field per value; None whenever
     anything is unusual, so that the careful path finds and words the error.
     Accepts only what the careful path accepts."""
-    if not isinstance(value, dict) or not set(value) <= {"board", "players"}:
+    if not isinstance(value, dict) or not set(value) <= {"board", "players", "rules"}:
         return None
     listed = value.get("players")
     if not isinstance(listed, list) or not listed:
@@ -111,7 +121,7 @@ def quick_game(value: object, board: Board, source: str) -> Game | None:
         if len(set(won)) != len(won):
             return None
         players.append(Player(name=name, home=home, states=tuple(won)))
-    return Game(board=board, players=tuple(players), source=source)
+    return Game(board=board, players=tuple(players), source=source, rules=rules)
 
 
 def _state_id(item: Field, board: Board) -> str:
@@ -123,21 +133,24 @@ def _state_id(item: Field, board: Board) -> str:
     return state_id
 
 
-def load_game(path: Path, source: str | None = None) -> Game:
-    """Load a game file and the board it names."""
-    return _game_from_document(read_yaml(path, source), path.parent)
+def load_game(path: Path, source: str | None = None, rules: RuleSet | None = None) -> Game:
+    """Load a game file and the board it names; ``rules`` overrides the
+    file's ``rules:`` (default: standard)."""
+    return _game_from_document(read_yaml(path, source), path.parent, rules)
 
 
-def load_game_text(text: str, source: str, base: Path) -> Game:
+def load_game_text(text: str, source: str, base: Path, rules: RuleSet | None = None) -> Game:
     """Load a game from YAML text; a board path is relative to ``base``."""
-    return _game_from_document(yaml_document(text, source), base)
+    return _game_from_document(yaml_document(text, source), base, rules)
 
 
-def _game_from_document(top: Field, base: Path) -> Game:
-    fields = top.fields(["board", "players"], what="a game mapping")
+def _game_from_document(top: Field, base: Path, rules: RuleSet | None) -> Game:
+    fields = top.fields(*GAME_KEYS, what="a game mapping")
     board_path = resolve_board(fields["board"], base)
     board = load_board(board_path, _display_path(board_path))
-    return game_from_fields(fields, board, top.source)
+    if rules is None and "rules" in fields:
+        rules = rule_set_from_field(fields["rules"], base)
+    return game_from_fields(fields, board, top.source, rules)
 
 
 def _display_path(board_path: Path) -> str:

@@ -51,6 +51,7 @@ class PlayerScore:
 @dataclass(frozen=True)
 class ScoreReport:
     board: str
+    rules: str  # the rule set's name
     final: bool
     states_won: int
     game_end: int
@@ -61,6 +62,7 @@ class ScoreReport:
         """The JSON contract of ``evlogic score --format json``."""
         return {
             "board": self.board,
+            "rules": self.rules,
             "final": self.final,
             "states_won": self.states_won,
             "game_end": self.game_end,
@@ -103,12 +105,15 @@ def decode(atoms: Atoms, game: Game) -> ScoreReport:
     scores = {figures[0]: figures[1:] for figures in atoms["score"]}
     winners = sorted(p for (p,) in atoms["winner"])
     (states_won,) = atoms["states_won"][0]
+    (game_end,) = atoms["game_end"][0]
 
     players = []
     for number, player in enumerate(game.players):
         face, bonus, penalty, net, total = scores[number]
         core = [player.home, *cores[number]] if number in cores else []
-        later = sorted(entry for entry in joined[number] if entry[0] > 0)
+        # After the chosen core: layer by layer, ties by id (other counted
+        # cores, under union-cores, sit in layer 0).
+        later = sorted(entry for entry in joined[number] if ids[entry[1]] not in core)
         players.append(
             PlayerScore(
                 name=player.name,
@@ -126,9 +131,10 @@ def decode(atoms: Atoms, game: Game) -> ScoreReport:
         )
     return ScoreReport(
         board=game.board.name,
+        rules=game.rules.name,
         final=bool(atoms["final"]),
         states_won=states_won,
-        game_end=game.board.game_end,
+        game_end=game_end,
         players=players,
         winners=[game.players[number].name for number in winners],
     )

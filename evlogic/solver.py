@@ -15,9 +15,9 @@ import clingo
 
 from evlogic.resources import rules_dir
 
-#: The scoring program, one concern per file (see each file's header).
+#: The scoring program, one concern per file (see each file's header).  The
+#: numbers it reads come from a rule set (evlogic.rulesets) as facts.
 SCORING_RULES: tuple[str, ...] = (
-    "parameters.lp",
     "position.lp",
     "face.lp",
     "region.lp",

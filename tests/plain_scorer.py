@@ -17,6 +17,8 @@ class Rules:
     links_needed: int = 2
     siege_penalty: int = 10
     tiers: dict[int, int] = field(default_factory=lambda: {3: 15, 4: 25, 5: 35, 6: 45})
+    region: str = "best-core"  # or "union": every core's region counts
+    game_end: int | None = None  # None: the board's
 
 
 def grow(
@@ -53,12 +55,16 @@ def score_player(
 
     best_core: list[str] = []
     best_region: list[str] = []
+    every_core: set[str] = set()
     for a in sorted(owned):
         for b in sorted(owned):
             if a < b and a in neighbors[home] and b in neighbors[home] and b in neighbors[a]:
                 region = grow([home, a, b], owned, neighbors, rules.links_needed)
+                every_core |= set(region)
                 if len(region) > len(best_region):  # ties keep the smaller core
                     best_core, best_region = [home, a, b], region
+    if rules.region == "union" and best_core:
+        best_region = best_region + sorted(every_core - set(best_region))
 
     bonus = 0
     for size in sorted(rules.tiers):
@@ -87,6 +93,8 @@ def score_position(
     """`players`: [{"name", "home", "states"}]; returns the JSON report's figures."""
     rules = rules or Rules()
     owned_by = [{p["home"], *p["states"]} for p in players]
+    if rules.game_end is not None:
+        game_end = rules.game_end
     results = []
     for index, player in enumerate(players):
         others = set().union(*(owned_by[i] for i in range(len(players)) if i != index))

@@ -3,10 +3,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import yaml
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from evlogic.engine import score_game
-from plain_scorer import score_position
+from evlogic.games import Game
+from evlogic.rulesets import rule_set_from_field
+from evlogic.yamlfile import yaml_document
+from plain_scorer import Rules, score_position
 from strategies import as_game, positions
 
 
@@ -50,3 +57,50 @@ def test_engine_agrees_with_the_plain_scorer(position):
             assert_valid_join_order(mine["region"], mine["core"], board)
         else:
             assert mine["region"] == []
+
+
+# --- rule variants: every parameter against the plain scorer ------------------
+
+rule_variants = st.fixed_dictionaries(
+    {
+        "tiers": st.dictionaries(st.integers(1, 8), st.integers(0, 60), min_size=1, max_size=4),
+        "siege_penalty": st.integers(0, 25),
+        "links_needed": st.integers(1, 3),
+        "swing_multiplier": st.integers(1, 4),
+        "home_swing": st.booleans(),
+        "region": st.sampled_from(["best-core", "union"]),
+        "game_end": st.integers(1, 20),
+    }
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(), rule_variants)
+def test_engine_agrees_with_the_plain_scorer_under_any_rule_set(position, variant):
+    board, players = position
+    document = yaml_document(yaml.safe_dump({"name": "random", **variant}), "rules.yaml")
+    rules = rule_set_from_field(document, Path("."))
+    game = as_game(board, players)
+    engine = score_game(Game(game.board, game.players, game.source, rules)).to_dict()
+    plain = score_position(
+        board["states"],
+        players,
+        board["game_end"],
+        Rules(**{**variant, "tiers": dict(variant["tiers"])}),
+    )
+    assert engine["rules"] == "random"
+    assert engine["final"] == plain["final"]
+    assert engine["winners"] == plain["winners"]
+    for mine, theirs in zip(engine["players"], plain["players"], strict=True):
+        for key in (
+            "face_ev",
+            "core",
+            "region_bonus",
+            "siege",
+            "siege_penalty",
+            "net_bonus",
+            "total",
+        ):
+            assert mine[key] == theirs[key], key
+        assert sorted(mine["region"]) == sorted(theirs["region"])
+        assert mine["region"][:3] == mine["core"]

@@ -12,6 +12,7 @@ from clintest.solver import Clingo
 from clintest.test import And, Assert
 
 from evlogic.resources import rules_dir
+from evlogic.rulesets import load_rule_set
 from evlogic.solver import rule_paths, solve
 
 # H is home and touches A, B, C; A-B and B-C touch (two triangles with H);
@@ -32,23 +33,25 @@ def unique_model(files: list[str], program: str, *, has=(), lacks=()) -> None:
     test.assert_()
 
 
-# --- parameters.lp ---------------------------------------------------------
+# --- the standard rule set (rules/standard.yaml, as facts) --------------------
 
 
-def test_parameters_are_the_rulebook_numbers():
+def test_standard_rule_set_facts_are_the_rulebook_numbers():
     unique_model(
-        ["parameters.lp"],
-        "",
+        [],
+        load_rule_set("standard").program(),
         has=[
             "param(swing_multiplier,2)",
             "param(home_swing,false)",
             "param(links_needed,2)",
             "param(siege_penalty,10)",
+            "param(region,best_core)",
             "tier(3,15)",
             "tier(4,25)",
             "tier(5,35)",
             "tier(6,45)",
         ],
+        lacks=["param(game_end,36)"],  # the board decides
     )
 
 
@@ -64,7 +67,16 @@ def test_position_counts_states_won_homes_included():
 
 
 def test_position_is_final_when_the_game_end_state_is_won():
-    unique_model(["position.lp"], POSITION + "game_end(3).", has=["final(0)"])
+    unique_model(["position.lp"], POSITION + "board_game_end(3).", has=["final(0)"])
+
+
+def test_position_rule_set_game_end_overrides_the_board():
+    unique_model(
+        ["position.lp"],
+        POSITION + "board_game_end(3). param(game_end,5).",
+        has=["game_end(5)"],
+        lacks=["final(0)", "game_end(3)"],
+    )
 
 
 # --- face.lp ---------------------------------------------------------------
@@ -106,9 +118,12 @@ def test_face_of_a_player_with_only_a_home():
 # --- region.lp -------------------------------------------------------------
 
 
-def region_program(owned: list[str], links: int = 2) -> str:
+def region_program(owned: list[str], links: int = 2, mode: str = "best_core") -> str:
     facts = "".join(f'owned(0,0,"{s}"). ' for s in ["H", *owned])
-    return DIAMOND + f'player(0,0). home(0,0,"H"). {facts} param(links_needed,{links}).'
+    return (
+        DIAMOND
+        + f'player(0,0). home(0,0,"H"). {facts} param(links_needed,{links}). param(region,{mode}).'
+    )
 
 
 def test_region_core_needs_two_mutually_touching_home_neighbours():
@@ -150,7 +165,7 @@ def test_region_prefers_the_core_that_yields_more_states():
         edge("W","Z"). edge("W","Y").
         player(0,0). home(0,0,"H"). owned(0,0,"H"). owned(0,0,"A"). owned(0,0,"B").
         owned(0,0,"X"). owned(0,0,"Y"). owned(0,0,"Z"). owned(0,0,"W").
-        param(links_needed,2).
+        param(links_needed,2). param(region,best_core).
     """
     )
     unique_model(
@@ -158,6 +173,27 @@ def test_region_prefers_the_core_that_yields_more_states():
         program,
         has=['core(0,0,("X","Y"))', "region_size(0,0,5)"],
         lacks=['core(0,0,("A","B"))', 'region(0,0,"A")'],
+    )
+
+
+def test_region_union_counts_every_core():
+    # Cores H-A-B and H-B-C: the best core yields H, A, B, C (4) either way;
+    # two separate triangles show the difference.
+    program = """
+        adjacent(X, Y) :- edge(X, Y).  adjacent(Y, X) :- edge(X, Y).
+        edge("H","A"). edge("H","B"). edge("A","B"). edge("H","D"). edge("H","E"). edge("D","E").
+        player(0,0). home(0,0,"H"). owned(0,0,"H"). owned(0,0,"A"). owned(0,0,"B").
+        owned(0,0,"D"). owned(0,0,"E"). param(links_needed,2).
+    """
+    unique_model(
+        ["region.lp"],
+        program + "param(region,best_core).",
+        has=["region_size(0,0,3)", 'core(0,0,("A","B"))'],
+    )
+    unique_model(
+        ["region.lp"],
+        program + "param(region,union).",
+        has=["region_size(0,0,5)", 'core(0,0,("A","B"))', 'seed(0,0,"D")'],
     )
 
 
@@ -189,7 +225,7 @@ def test_region_order_layers_follow_the_joining_steps(tmp_path):
         DIAMOND
         + """
         edge("D","G"). edge("B","G").
-        home(0,0,"H"). core(0,0,("A","B")). param(links_needed,2).
+        seed(0,0,"H"). seed(0,0,"A"). seed(0,0,"B"). param(links_needed,2).
         region(0,0,"H"). region(0,0,"A"). region(0,0,"B"). region(0,0,"D"). region(0,0,"G").
     """
     )
@@ -213,7 +249,7 @@ def test_region_order_runs_as_many_layers_as_the_longest_chain(tmp_path):
         "adjacent(X, Y) :- edge(X, Y).  adjacent(Y, X) :- edge(X, Y). "
         + edges
         + regions
-        + 'home(0,0,"R0"). core(0,0,("R1","R2")). param(links_needed,2).'
+        + 'seed(0,0,"R0"). seed(0,0,"R1"). seed(0,0,"R2"). param(links_needed,2).'
     )
     atoms = layered_atoms(program, tmp_path)
     assert 'joined(0,0,"R11",9)' in atoms
@@ -294,13 +330,16 @@ def test_output_shows_only_what_the_decoder_reads(tmp_path):
         DIAMOND
         + """
         state("H"). state("A"). state("B"). state("C"). state("D"). state("E").
-        ev("H",1). ev("A",1). ev("B",1). ev("C",1). ev("D",1). ev("E",1). game_end(6).
+        ev("H",1). ev("A",1). ev("B",1). ev("C",1). ev("D",1). ev("E",1). board_game_end(6).
         game(0). player(0,0). home(0,0,"H").
         owned(0,0,"H"). owned(0,0,"A"). owned(0,0,"B"). owned(0,0,"D").
         """
     )
-    shown = {str(atom) for atom in solve("", [*rule_paths(), facts])}
+    shown = {
+        str(atom) for atom in solve(load_rule_set("standard").program(), [*rule_paths(), facts])
+    }
     assert shown == {
+        "game_end(0,6)",
         "states_won(0,4)",
         "score(0,0,4,25,0,25,29)",  # face, bonus, penalty, net bonus, total
         'core(0,0,"A","B")',

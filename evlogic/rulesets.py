@@ -1,0 +1,193 @@
+"""Rule sets: the numbers of the rules, as data.
+
+``rules/standard.yaml`` holds the rulebook's numbers; a variant ``extends``
+another rule set and names what it changes.  A rule set becomes ``param/2``
+and ``tier/2`` facts for the rules in ``rules/*.lp``; it may also add
+``.lp`` files (``programs``) for structural changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from evlogic.errors import InputError
+from evlogic.resources import rules_dir
+from evlogic.yamlfile import Field, closest, read_yaml
+
+#: Parameters a rule set may set, and what each must be.
+PARAMETERS = (
+    "tiers",
+    "siege_penalty",
+    "links_needed",
+    "swing_multiplier",
+    "home_swing",
+    "region",
+    "game_end",
+)
+REGION_MODES = {"best-core": "best_core", "union": "union"}
+MAX_BONUS = 1_000_000
+MAX_MULTIPLIER = 100  # with boards capped at 10,000,000 EV, sums stay in 32 bits
+
+
+@dataclass(frozen=True, eq=False)
+class RuleSet:
+    name: str
+    tiers: tuple[tuple[int, int], ...]  # (region size, bonus), by size
+    siege_penalty: int
+    links_needed: int
+    swing_multiplier: int
+    home_swing: bool
+    region: str  # best-core or union
+    game_end: int | None  # None: the board's
+    programs: tuple[Path, ...]  # extra .lp files
+    source: str
+
+    def program(self) -> str:
+        """The rule set as facts for rules/*.lp."""
+        lines = [
+            f"param(swing_multiplier,{self.swing_multiplier}).",
+            f"param(home_swing,{'true' if self.home_swing else 'false'}).",
+            f"param(links_needed,{self.links_needed}).",
+            f"param(siege_penalty,{self.siege_penalty}).",
+            f"param(region,{REGION_MODES[self.region]}).",
+            *(f"tier({size},{bonus})." for size, bonus in self.tiers),
+        ]
+        if self.game_end is not None:
+            lines.append(f"param(game_end,{self.game_end}).")
+        return "\n".join(lines) + "\n"
+
+
+def bundled_rule_sets() -> dict[str, Path]:
+    found = {"standard": rules_dir() / "standard.yaml"}
+    found.update((p.stem, p) for p in sorted((rules_dir() / "variants").glob("*.yaml")))
+    return found
+
+
+def resolve_rule_set(reference: Field, base: Path) -> Path:
+    """A ``rules:`` name (bundled) or path (relative to ``base``)."""
+    text = reference.text("a rule set name or path")
+    bundled = bundled_rule_sets()
+    if "/" not in text and "\\" not in text and not text.endswith((".yaml", ".yml")):
+        if text in bundled:
+            return bundled[text]
+        raise reference.error(
+            f"no rule set {text!r}{closest(text, bundled)}; bundled: {', '.join(bundled)}; "
+            "a file path needs .yaml or a '/'"
+        )
+    path = Path(text).expanduser()
+    path = path if path.is_absolute() else base / path
+    if not path.is_file():
+        raise reference.error(f"rule set file {text!r} not found (looked for {path})")
+    return path
+
+
+def load_rule_set(reference: str | Path | None = None, base: Path | None = None) -> RuleSet:
+    """A bundled rule set by name (default ``standard``) or a rule set file."""
+    field = Field("--rules", "", str(reference or "standard"), None, None)
+    path = resolve_rule_set(field, base or Path.cwd())
+    return _from_file(path, chain=())
+
+
+def rule_set_from_field(field: Field, base: Path) -> RuleSet:
+    """A game's ``rules:`` value: a name, a path, or an inline mapping with ``extends``."""
+    if isinstance(field.value, dict):
+        return _from_mapping(field, base, chain=(), default_name="inline")
+    return _from_file(resolve_rule_set(field, base), chain=())
+
+
+def _from_file(path: Path, chain: tuple[Path, ...]) -> RuleSet:
+    resolved = path.resolve()
+    if resolved in chain:
+        cycle = " -> ".join(p.stem for p in (*chain, resolved))
+        raise InputError(str(path), f"extends: a cycle ({cycle})", field="extends")
+    top = read_yaml(path, _display(path))
+    return _from_mapping(top, path.parent, (*chain, resolved), default_name=path.stem)
+
+
+def _from_mapping(top: Field, base: Path, chain: tuple[Path, ...], default_name: str) -> RuleSet:
+    fields = top.fields([], ["name", "extends", "programs", *PARAMETERS], what="a rule set")
+    parent = (
+        _from_file(resolve_rule_set(fields["extends"], base), chain)
+        if "extends" in fields
+        else None
+    )
+    values = _parameters(fields)
+    if parent is None:
+        missing = [name for name in PARAMETERS if name != "game_end" and name not in values]
+        if missing:
+            raise top.error(f"missing {', '.join(missing)} (or extends: standard)")
+        inherited: dict[str, object] = {"game_end": None, "programs": ()}
+    else:
+        inherited = {name: getattr(parent, name) for name in (*PARAMETERS, "programs")}
+    merged = {**inherited, **values}
+    programs = tuple(merged["programs"]) + tuple(
+        _program_path(item, base)
+        for item in (fields["programs"].items() if "programs" in fields else [])
+    )
+    return RuleSet(
+        name=fields["name"].text() if "name" in fields else default_name,
+        tiers=merged["tiers"],
+        siege_penalty=merged["siege_penalty"],
+        links_needed=merged["links_needed"],
+        swing_multiplier=merged["swing_multiplier"],
+        home_swing=merged["home_swing"],
+        region=merged["region"],
+        game_end=merged["game_end"],
+        programs=programs,
+        source=top.source,
+    )
+
+
+def _parameters(fields: dict[str, Field]) -> dict[str, object]:
+    values: dict[str, object] = {}
+    for name, field in fields.items():
+        if name == "tiers":
+            tiers = []
+            for key, value in field.entries("a mapping of region size to bonus"):
+                size = _whole(key, 1, 10_000, "a region size")
+                tiers.append((size, value.integer(0, MAX_BONUS, what="a bonus")))
+            if not tiers:
+                raise field.error("must have at least one tier")
+            values[name] = tuple(sorted(tiers))
+        elif name == "siege_penalty":
+            values[name] = field.integer(0, MAX_BONUS, what="a whole number of EV")
+        elif name == "links_needed":
+            values[name] = field.integer(1, 100, what="a number of links")
+        elif name == "swing_multiplier":
+            values[name] = field.integer(1, MAX_MULTIPLIER, what="a whole multiplier")
+        elif name == "home_swing":
+            values[name] = field.flag()
+        elif name == "region":
+            mode = field.text("best-core or union")
+            if mode not in REGION_MODES:
+                raise field.error(f"must be best-core or union, not {mode!r}")
+            values[name] = mode
+        elif name == "game_end":
+            values[name] = field.integer(1, 1_000_000, what="a number of states")
+    return values
+
+
+def _whole(key: Field, low: int, high: int, what: str) -> int:
+    text = str(key.value)
+    if not text.isdigit():
+        raise key.error(f"must be {what} (a whole number), not {text!r}")
+    value = int(text)
+    if not low <= value <= high:
+        raise key.error(f"must be {what} between {low} and {high}, not {value}")
+    return value
+
+
+def _program_path(item: Field, base: Path) -> Path:
+    text = item.text("an .lp file")
+    path = Path(text) if Path(text).is_absolute() else base / text
+    if not path.is_file():
+        raise item.error(f"rule program {text!r} not found (looked for {path})")
+    return path
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
