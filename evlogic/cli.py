@@ -26,11 +26,14 @@ from evlogic.render import (
     stats_to_text,
     to_json,
     to_text,
+    verify_to_text,
 )
 from evlogic.resources import default_game
+from evlogic.rulesets import RuleSet, bundled_rule_sets, load_rule_set, resolve_rule_set
 from evlogic.sample import sample_games
 from evlogic.solver import SolverError
 from evlogic.stats import batch_stats
+from evlogic.verify import default_paths, scenario_files, verify_file
 from evlogic.yamlfile import Field
 
 DESCRIPTION = """\
@@ -90,6 +93,20 @@ Exit status: 0 when every line scored, 1 when any line failed, 2 when the
 command itself is wrong (missing input, unknown --board)."""
 
 
+def add_rules_option(command: argparse.ArgumentParser) -> None:
+    names = ", ".join(bundled_rule_sets())
+    command.add_argument(
+        "--rules",
+        metavar="R",
+        help=f"rule set: a bundled name ({names}) or a rule set file; overrides the "
+        "game's rules: (default: standard)",
+    )
+
+
+def rules_override(args: argparse.Namespace) -> RuleSet | None:
+    return None if args.rules is None else load_rule_set(args.rules, Path.cwd())
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="evlogic",
@@ -111,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "--format", choices=["text", "json"], default="text", help="output format (default: text)"
     )
+    add_rules_option(score)
     score.set_defaults(run=run_score)
 
     explain = commands.add_parser(
@@ -124,6 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument(
         "--format", choices=["text", "json"], default="text", help="output format (default: text)"
     )
+    add_rules_option(explain)
     explain.set_defaults(run=run_explain)
 
     diagram = commands.add_parser(
@@ -152,6 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="svg (default) or png (needs the png extra: pip install 'evlogic[png]'); "
         "taken from the -o extension when not given",
     )
+    add_rules_option(diagram)
     diagram.set_defaults(run=run_diagram)
 
     batch = commands.add_parser(
@@ -209,25 +229,37 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument("reports", metavar="OUT.jsonl", help="batch output; - for stdin")
     stats.add_argument("--format", choices=["text", "json"], default="text")
     stats.set_defaults(run=run_stats)
+
+    verify = commands.add_parser(
+        "verify",
+        help="check game files against the figures they expect",
+        description="Score every scenario (a game file with an expect: key) and report the "
+        "figures that differ. PATHS are files or directories (searched for game files with "
+        "expect:); default: the rulebook's scenarios. Exit status 1 when any scenario fails.",
+    )
+    verify.add_argument("paths", nargs="*", metavar="PATHS")
+    verify.add_argument("--format", choices=["text", "json"], default="text")
+    add_rules_option(verify)
+    verify.set_defaults(run=run_verify)
     return parser
 
 
-def read_game(argument: str | None) -> Game:
+def read_game(argument: str | None, rules: RuleSet | None = None) -> Game:
     if argument is None:
-        return load_game(default_game(), source="rulebook full example")
+        return load_game(default_game(), source="rulebook full example", rules=rules)
     if argument == "-":
-        return load_game_text(sys.stdin.read(), "<stdin>", Path.cwd())
-    return load_game(Path(argument), source=argument)
+        return load_game_text(sys.stdin.read(), "<stdin>", Path.cwd(), rules)
+    return load_game(Path(argument), source=argument, rules=rules)
 
 
 def run_score(args: argparse.Namespace) -> int:
-    report = score_game(read_game(args.game))
+    report = score_game(read_game(args.game, rules_override(args)))
     sys.stdout.write(to_json(report) + "\n" if args.format == "json" else to_text(report))
     return 0
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    explanation = explain_game(read_game(args.game), args.player)
+    explanation = explain_game(read_game(args.game, rules_override(args)), args.player)
     if args.format == "json":
         sys.stdout.write(explanation_to_json(explanation) + "\n")
     else:
@@ -236,7 +268,7 @@ def run_explain(args: argparse.Namespace) -> int:
 
 
 def run_diagram(args: argparse.Namespace) -> int:
-    game = read_game(args.game)
+    game = read_game(args.game, rules_override(args))
     explanation = explain_game(game, args.player)
     output = args.output or _default_diagram_name(args.game, args.player, args.format)
     image_format = args.format or ("png" if output.lower().endswith(".png") else "svg")
@@ -267,8 +299,11 @@ def _default_diagram_name(game: str | None, player: str, image_format: str | Non
 
 
 def run_batch_command(args: argparse.Namespace) -> int:
-    if args.rules != "standard":
-        raise InputError("--rules", f"unknown rule set {args.rules!r}; available: standard")
+    rules = None
+    if args.rules is not None:  # resolved once here: a bad rule set fails the command
+        field = Field("--rules", "", args.rules, None, None)
+        rules = str(resolve_rule_set(field, Path.cwd()).resolve())
+        load_rule_set(rules)
     if args.jobs < 1:
         raise InputError("--jobs", f"must be at least 1, not {args.jobs}")
     board = None
@@ -284,7 +319,7 @@ def run_batch_command(args: argparse.Namespace) -> int:
             raise InputError(args.input, "no such file")
         source, base = args.input, path.resolve().parent
         stream = path.open(encoding="utf-8")
-    options = BatchOptions(source=source, board=board, base=str(base))
+    options = BatchOptions(source=source, board=board, base=str(base), rules=rules)
     with ExitStack() as stack:
         if stream is not sys.stdin:
             stack.enter_context(stream)
@@ -349,6 +384,20 @@ def run_stats(args: argparse.Namespace) -> int:
             stats = batch_stats(lines, args.reports)
     sys.stdout.write(stats_to_json(stats) + "\n" if args.format == "json" else stats_to_text(stats))
     return 0
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    rules = rules_override(args)
+    results = [
+        verify_file(name, path, rules)
+        for name, path in scenario_files(args.paths or default_paths())
+    ]
+    if args.format == "json":
+        document = {"scenarios": [result.to_dict() for result in results]}
+        sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(verify_to_text(results))
+    return 0 if all(result.passed for result in results) else 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -7,6 +7,7 @@ import json
 from evlogic.explain import Explanation
 from evlogic.report import PlayerScore, ScoreReport
 from evlogic.stats import BatchStats
+from evlogic.verify import ScenarioResult
 
 
 def to_json(report: ScoreReport) -> str:
@@ -65,7 +66,7 @@ def to_text(report: ScoreReport) -> str:
     won = f"{report.states_won} of {report.game_end} states won"
     status = f"final position, {won}" if report.final else f"projection, {won} (game not over)"
     lines = [
-        f"{report.board}: {status}",
+        f"{report.board}, {report.rules} rules: {status}",
         "",
         *_table([HEADER, *(_row(player) for player in report.players)]),
         "",
@@ -172,4 +173,18 @@ def stats_to_text(stats: BatchStats) -> str:
         lines.append("  ".join(cells))
     lines.append("")
     lines.append("Wins: a tie between k winners counts 1/k for each.")
+    return "\n".join(lines) + "\n"
+
+
+def verify_to_text(results: list[ScenarioResult]) -> str:
+    lines = []
+    for result in results:
+        lines.append(f"{'PASS' if result.passed else 'FAIL'}  {result.file}")
+        for failure in result.failures:
+            who = f"{failure.player} " if failure.player is not None else ""
+            lines.append(
+                f"      {who}{failure.field}: expected {failure.expected}, got {failure.actual}"
+            )
+    passed = sum(result.passed for result in results)
+    lines.append(f"{len(results)} scenarios: {passed} passed, {len(results) - passed} failed")
     return "\n".join(lines) + "\n"

@@ -1,0 +1,116 @@
+"""Scenarios: game files that carry the figures they must score.
+
+A game file may hold ``expect:`` with any subset of a player's figures and
+the winners; ``evlogic verify`` scores each file and lists what differs.
+The comparison is plain equality on what the rules derived.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from evlogic.engine import score_game
+from evlogic.errors import InputError
+from evlogic.games import GAME_KEYS, load_game
+from evlogic.report import PlayerScore, ScoreReport
+from evlogic.resources import examples_dir
+from evlogic.rulesets import RuleSet
+from evlogic.yamlfile import Field, closest, read_yaml
+
+NUMBER_FIELDS = ("total", "face_ev", "region_bonus", "siege_penalty", "net_bonus", "region_size")
+LIST_FIELDS = ("siege",)
+
+
+@dataclass(frozen=True)
+class Failure:
+    player: str | None  # None for the winners
+    field: str
+    expected: object
+    actual: object
+
+
+@dataclass(frozen=True)
+class ScenarioResult:
+    file: str
+    passed: bool
+    failures: list[Failure] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "file": self.file,
+            "passed": self.passed,
+            "failures": [asdict(f) for f in self.failures],
+        }
+
+
+def scenario_files(paths: Iterable[str]) -> Iterator[tuple[str, Path]]:
+    """Files named, and the game files with ``expect:`` inside directories named."""
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():
+            for found in sorted(path.rglob("*.yaml")):
+                if _has_expect(found):
+                    yield str(found), found
+        elif path.is_file():
+            yield name, path
+        else:
+            raise InputError(name, "no such file or directory")
+
+
+def default_paths() -> list[str]:
+    return [str(examples_dir() / "rulebook")]
+
+
+def verify_file(name: str, path: Path, rules: RuleSet | None = None) -> ScenarioResult:
+    top = read_yaml(path, name)
+    fields = top.fields(*GAME_KEYS, what="a game mapping")
+    if "expect" not in fields:
+        raise top.error("no expect: key: nothing to verify")
+    game = load_game(path, name, rules)
+    report = score_game(game)
+    failures = list(_compare(fields["expect"], report))
+    return ScenarioResult(name, not failures, failures)
+
+
+def _compare(expect: Field, report: ScoreReport) -> Iterator[Failure]:
+    parts = expect.fields([], ["players", "winners"], what="a mapping of expected figures")
+    by_name = {player.name: player for player in report.players}
+    if "players" in parts:
+        for key, figures in parts["players"].entries("a mapping of player names"):
+            name = str(key.value)
+            if name not in by_name:
+                raise key.error(f"no player named {name!r}{closest(name, by_name)}")
+            wanted = figures.fields([], [*NUMBER_FIELDS, *LIST_FIELDS], what="a mapping")
+            for figure, value in wanted.items():
+                expected = _expected(figure, value)
+                actual = _actual(figure, by_name[name])
+                if expected != actual:
+                    yield Failure(name, figure, expected, actual)
+    if "winners" in parts:
+        expected = sorted(item.text("a player name") for item in parts["winners"].items())
+        if expected != sorted(report.winners):
+            yield Failure(None, "winners", expected, sorted(report.winners))
+
+
+def _expected(figure: str, value: Field) -> object:
+    if figure in LIST_FIELDS:
+        return sorted(item.text("a state id") for item in value.items())
+    return value.integer(-(2**31), 2**31 - 1)
+
+
+def _actual(figure: str, player: PlayerScore) -> object:
+    if figure == "region_size":
+        return len(player.region)
+    if figure in LIST_FIELDS:
+        return sorted(getattr(player, figure))
+    return getattr(player, figure)
+
+
+def _has_expect(path: Path) -> bool:
+    try:
+        value = read_yaml(path).value
+    except InputError:
+        return False
+    return isinstance(value, dict) and "expect" in value

@@ -1,0 +1,152 @@
+"""Rule sets as data, and `evlogic verify`."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import RULEBOOK
+from evlogic.rulesets import bundled_rule_sets, load_rule_set
+
+
+def test_bundled_rule_sets_and_what_they_change():
+    assert {"standard", "gentle-siege", "open-region", "union-cores", "flat-tiers"} <= set(
+        bundled_rule_sets()
+    )
+    standard = load_rule_set("standard")
+    assert standard.tiers == ((3, 15), (4, 25), (5, 35), (6, 45))
+    assert (standard.siege_penalty, standard.links_needed, standard.swing_multiplier) == (10, 2, 2)
+    assert (standard.home_swing, standard.region, standard.game_end) == (False, "best-core", None)
+    assert load_rule_set("gentle-siege").siege_penalty == 5
+    assert load_rule_set("open-region").links_needed == 1
+    assert load_rule_set("union-cores").region == "union"
+    assert load_rule_set("flat-tiers").tiers == ((3, 25),)
+    assert load_rule_set("gentle-siege").tiers == standard.tiers  # inherited
+
+
+def test_rules_option_overrides_and_reports_name_the_rule_set(cli):
+    you = cli("score", "--format", "json", "--rules", "gentle-siege").json()
+    assert you["rules"] == "gentle-siege"
+    assert you["players"][0]["net_bonus"] == 25 - 2 * 5
+    assert cli("score", "--format", "json").json()["rules"] == "standard"
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+GAME = (
+    "board: usa\nplayers:\n  - {name: You, home: KY, states: [IN, WV, TN]}\n"
+    "  - {name: Rival, home: OH, states: [VA, MO]}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("rules", "net_bonus"),
+    [
+        ("rules: gentle-siege\n", 15),
+        ("rules: mine.yaml\n", 25 - 2 * 3),
+        ("rules: {extends: standard, siege_penalty: 1, tiers: {4: 40}}\n", 40 - 2),
+    ],
+)
+def test_game_files_name_rule_sets(cli, tmp_path, rules, net_bonus):
+    write(tmp_path, "mine.yaml", "name: mine\nextends: gentle-siege\nsiege_penalty: 3\n")
+    game = write(tmp_path, "game.yaml", GAME + rules)
+    assert cli("score", game, "--format", "json").json()["players"][0]["net_bonus"] == net_bonus
+
+
+def test_game_end_from_the_rule_set(cli, tmp_path):
+    game = write(tmp_path, "game.yaml", GAME + "rules: {extends: standard, game_end: 7}\n")
+    report = cli("score", game, "--format", "json").json()
+    assert report["final"] is True and report["game_end"] == 7
+
+
+@pytest.mark.parametrize(
+    ("text", "fragments"),
+    [
+        (
+            "extends: standard\nsiege_penalti: 5\n",
+            ["unknown key 'siege_penalti'", "did you mean 'siege_penalty'"],
+        ),
+        ("extends: standard\nsiege_penalty: -5\n", ["siege_penalty", "not -5"]),
+        ("extends: standard\nregion: both\n", ["region", "best-core or union"]),
+        ("extends: standard\ntiers: {three: 10}\n", ["tiers", "region size"]),
+        ("extends: standard\ntiers: {}\n", ["tiers", "at least one tier"]),
+        ("extends: standard\nlinks_needed: 0\n", ["links_needed", "between 1"]),
+        ("extends: standard\nhome_swing: sometimes\n", ["home_swing", "true or false"]),
+        ("extends: standard\nswing_multiplier: 1000\n", ["swing_multiplier", "between 1 and 100"]),
+        ("siege_penalty: 5\n", ["missing", "tiers"]),
+        ("extends: nowhere\n", ["extends", "no rule set 'nowhere'"]),
+        ("extends: loop.yaml\n", ["extends", "cycle"]),
+    ],
+)
+def test_bad_rule_sets_are_one_line_errors(cli, tmp_path, text, fragments):
+    write(tmp_path, "loop.yaml", "extends: rules.yaml\n")
+    write(tmp_path, "rules.yaml", text)
+    result = cli("score", "--rules", tmp_path / "rules.yaml")
+    assert result.code == 2, result.out
+    assert result.err.startswith("evlogic: error: ") and result.err.count("\n") == 1
+    for fragment in fragments:
+        assert fragment in result.err, result.err
+
+
+def test_unknown_rule_set_name(cli):
+    result = cli("score", "--rules", "gentle")
+    assert result.code == 2 and "did you mean 'gentle-siege'" in result.err
+
+
+# --- verify -----------------------------------------------------------------
+
+
+def test_rulebook_scenarios_pass_under_standard(cli):
+    result = cli("verify", "--format", "json")
+    assert result.code == 0, result.out
+    scenarios = result.json()["scenarios"]
+    assert {s["file"].rsplit("/", 1)[-1] for s in scenarios} == {
+        p.name for p in RULEBOOK.glob("*.yaml")
+    }
+    assert all(s["passed"] for s in scenarios)
+
+
+def test_verify_reports_differing_figures(cli, tmp_path):
+    game = write(
+        tmp_path,
+        "game.yaml",
+        GAME + "expect:\n  players:\n"
+        "    You: {total: 40, region_size: 4, siege: [VA, MO]}\n  winners: [You]\n",
+    )
+    result = cli("verify", game, "--format", "json")
+    assert result.code == 1
+    (scenario,) = result.json()["scenarios"]
+    assert scenario["passed"] is False
+    assert scenario["failures"] == [
+        {"player": "You", "field": "total", "expected": 40, "actual": 39},
+        {"player": None, "field": "winners", "expected": ["You"], "actual": ["Rival"]},
+    ]
+    text = cli("verify", game).out
+    assert "FAIL" in text and "You total: expected 40, got 39" in text
+
+
+def test_verify_under_a_variant_fails_where_the_variant_bites(cli):
+    result = cli(
+        "verify",
+        RULEBOOK / "diagram-1-core.yaml",
+        RULEBOOK / "full-example.yaml",
+        "--rules",
+        "gentle-siege",
+        "--format",
+        "json",
+    )
+    assert result.code == 1
+    passed = {s["file"].rsplit("/", 1)[-1]: s["passed"] for s in result.json()["scenarios"]}
+    assert passed == {"diagram-1-core.yaml": True, "full-example.yaml": False}
+
+
+def test_verify_errors(cli, tmp_path):
+    game = write(tmp_path, "game.yaml", GAME + "expect:\n  players:\n    Yuo: {total: 1}\n")
+    result = cli("verify", game)
+    assert result.code == 2 and "no player named 'Yuo'" in result.err
+    plain = write(tmp_path, "plain.yaml", GAME)
+    assert "no expect" in cli("verify", plain).err
+    assert cli("verify", tmp_path / "missing.yaml").code == 2
