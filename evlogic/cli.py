@@ -13,6 +13,7 @@ from typing import Any, TextIO
 
 from evlogic import __version__
 from evlogic.batch import BatchOptions, run_batch
+from evlogic.boardreport import board_report
 from evlogic.boards import load_board, resolve_board
 from evlogic.diagram import render_svg, svg_to_png
 from evlogic.engine import score_game
@@ -20,6 +21,7 @@ from evlogic.errors import InputError
 from evlogic.explain import explain_game
 from evlogic.games import Game, load_game, load_game_text
 from evlogic.render import (
+    board_report_to_text,
     explanation_to_json,
     explanation_to_text,
     stats_to_json,
@@ -241,6 +243,24 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--format", choices=["text", "json"], default="text")
     add_rules_option(verify)
     verify.set_defaults(run=run_verify)
+
+    report = commands.add_parser(
+        "board-report",
+        help="what every home can reach: the fairness check for a board",
+        description="For every home state: the cores it has, the largest region it can "
+        "reach, the fewest owned states (home included) for each bonus tier, its siege "
+        "exposure (neighbour count), and whether it can earn a regional bonus at all.",
+    )
+    report.add_argument(
+        "board",
+        nargs="?",
+        default="usa",
+        metavar="BOARD",
+        help="a bundled board name or a path (default: usa)",
+    )
+    report.add_argument("--format", choices=["text", "json"], default="text")
+    add_rules_option(report)
+    report.set_defaults(run=run_board_report)
     return parser
 
 
@@ -398,6 +418,17 @@ def run_verify(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(verify_to_text(results))
     return 0 if all(result.passed for result in results) else 1
+
+
+def run_board_report(args: argparse.Namespace) -> int:
+    field = Field("BOARD", "", args.board, None, None)
+    board = load_board(resolve_board(field, Path.cwd()), args.board)
+    report = board_report(board, rules_override(args) or load_rule_set("standard"))
+    if args.format == "json":
+        sys.stdout.write(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(board_report_to_text(report))
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

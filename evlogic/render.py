@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from evlogic.boardreport import BoardReport
 from evlogic.explain import Explanation
 from evlogic.report import PlayerScore, ScoreReport
 from evlogic.stats import BatchStats
@@ -187,4 +188,34 @@ def verify_to_text(results: list[ScenarioResult]) -> str:
             )
     passed = sum(result.passed for result in results)
     lines.append(f"{len(results)} scenarios: {passed} passed, {len(results) - passed} failed")
+    return "\n".join(lines) + "\n"
+
+
+def board_report_to_text(report: BoardReport) -> str:
+    tiers = list(report.homes[0].states_for_tier) if report.homes else []
+    header = ["Home", "Cores", "Max region", *(f"Tier {t}" for t in tiers), "Neighbours", ""]
+    rows = [header] + [
+        [
+            home.state,
+            str(home.cores),
+            str(home.max_region),
+            *(
+                "-" if home.states_for_tier[t] is None else str(home.states_for_tier[t])
+                for t in tiers
+            ),
+            str(home.neighbors),
+            "" if home.can_earn_bonus else "never earns a bonus",
+        ]
+        for home in report.homes
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    lines = [f"{report.board}, {report.rules} rules: what each home can reach", ""]
+    for row in rows:
+        cells = [row[0].ljust(widths[0])]
+        cells += [cell.rjust(width) for cell, width in zip(row[1:-1], widths[1:-1], strict=True)]
+        lines.append("  ".join([*cells, row[-1]]).rstrip())
+    never = [home.state for home in report.homes if not home.can_earn_bonus]
+    lines += ["", "Tier N: fewest owned states (home included) whose region reaches N states."]
+    if never:
+        lines.append(f"Never earn a regional bonus: {', '.join(never)}")
     return "\n".join(lines) + "\n"

@@ -78,3 +78,36 @@ def solve(facts: str, rules: Sequence[Path] | None = None) -> list[clingo.Symbol
 def _is_fact(control: clingo.Control, atom: clingo.Symbol) -> bool:
     found = control.symbolic_atoms[atom]
     return found is not None and found.is_fact
+
+
+class Search:
+    """One grounding, many optimisations under assumptions (``#external``
+    switches), for the searches that reports and checks need; scoring itself
+    never searches."""
+
+    def __init__(self, facts: str, rules: Sequence[Path]) -> None:
+        messages: list[str] = []
+
+        def log(code: clingo.MessageCode, message: str) -> None:
+            if code != clingo.MessageCode.AtomUndefined:
+                messages.append(message.strip())
+
+        self.control = clingo.Control(["--opt-mode=opt"], logger=log)
+        for path in rules:
+            self.control.load(str(path))
+        self.control.add("base", [], facts)
+        self.control.ground([("base", [])])
+        if messages:
+            raise SolverError("clingo: " + " | ".join(messages))
+
+    def optimal(self, switched_on: Sequence[clingo.Symbol]) -> list[clingo.Symbol] | None:
+        """Shown atoms of an optimal model with exactly these externals true
+        (None when there is no model)."""
+        for atom in self.control.symbolic_atoms:
+            if atom.is_external:
+                self.control.assign_external(atom.symbol, atom.symbol in switched_on)
+        best: list[clingo.Symbol] | None = None
+        with self.control.solve(yield_=True) as handle:
+            for model in handle:
+                best = model.symbols(shown=True)
+        return best
