@@ -95,6 +95,12 @@ Exit status: 0 when every line scored, 1 when any line failed, 2 when the
 command itself is wrong (missing input, unknown --board)."""
 
 
+def add_format_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--format", choices=["text", "json"], default="text", help="output format (default: text)"
+    )
+
+
 def add_rules_option(command: argparse.ArgumentParser) -> None:
     names = ", ".join(bundled_rule_sets())
     command.add_argument(
@@ -127,9 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "game", nargs="?", metavar="GAME", help="game file (YAML); default: the rulebook example"
     )
-    score.add_argument(
-        "--format", choices=["text", "json"], default="text", help="output format (default: text)"
-    )
+    add_format_option(score)
     add_rules_option(score)
     score.set_defaults(run=run_score)
 
@@ -141,9 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     explain.add_argument("game", metavar="GAME", help="game file (YAML), or - for stdin")
     explain.add_argument("--player", required=True, metavar="NAME", help="the player to explain")
-    explain.add_argument(
-        "--format", choices=["text", "json"], default="text", help="output format (default: text)"
-    )
+    add_format_option(explain)
     add_rules_option(explain)
     explain.set_defaults(run=run_explain)
 
@@ -229,7 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
         "read from the reports evlogic batch wrote.",
     )
     stats.add_argument("reports", metavar="OUT.jsonl", help="batch output; - for stdin")
-    stats.add_argument("--format", choices=["text", "json"], default="text")
+    add_format_option(stats)
     stats.set_defaults(run=run_stats)
 
     verify = commands.add_parser(
@@ -240,7 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
         "expect:); default: the rulebook's scenarios. Exit status 1 when any scenario fails.",
     )
     verify.add_argument("paths", nargs="*", metavar="PATHS")
-    verify.add_argument("--format", choices=["text", "json"], default="text")
+    add_format_option(verify)
     add_rules_option(verify)
     verify.set_defaults(run=run_verify)
 
@@ -258,7 +260,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="BOARD",
         help="a bundled board name or a path (default: usa)",
     )
-    report.add_argument("--format", choices=["text", "json"], default="text")
+    add_format_option(report)
     add_rules_option(report)
     report.set_defaults(run=run_board_report)
     return parser
