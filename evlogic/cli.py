@@ -15,6 +15,7 @@ from evlogic import __version__
 from evlogic.batch import BatchOptions, run_batch
 from evlogic.boardreport import board_report
 from evlogic.boards import load_board, resolve_board
+from evlogic.check import bundled_properties, check
 from evlogic.diagram import render_svg, svg_to_png
 from evlogic.engine import score_game
 from evlogic.errors import InputError
@@ -22,6 +23,7 @@ from evlogic.explain import explain_game
 from evlogic.games import Game, load_game, load_game_text
 from evlogic.render import (
     board_report_to_text,
+    check_to_text,
     explanation_to_json,
     explanation_to_text,
     stats_to_json,
@@ -263,6 +265,35 @@ def build_parser() -> argparse.ArgumentParser:
     add_format_option(report)
     add_rules_option(report)
     report.set_defaults(run=run_board_report)
+
+    check_command = commands.add_parser(
+        "check",
+        help="search every position for a counterexample to a property",
+        description="Search all positions on a board (all homes, all ownerships, unclaimed "
+        "states allowed) for a counterexample to PROPERTY: a bundled one ("
+        + ", ".join(bundled_properties())
+        + ") or an .lp file defining violation. Answers "
+        "holds (proved), counterexample (a smallest one, as a game file score and diagram "
+        "accept) or unknown (the time limit came first).",
+    )
+    check_command.add_argument("property", metavar="PROPERTY")
+    check_command.add_argument(
+        "--board", default="usa", metavar="B", help="a bundled board name or a path (default: usa)"
+    )
+    check_command.add_argument("--players", type=int, default=2, metavar="N")
+    check_command.add_argument(
+        "--max-states", type=int, metavar="K", help="only positions with at most K owned states"
+    )
+    check_command.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="seconds before answering unknown (default 60)",
+    )
+    add_format_option(check_command)
+    add_rules_option(check_command)
+    check_command.set_defaults(run=run_check)
     return parser
 
 
@@ -430,6 +461,27 @@ def run_board_report(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n")
     else:
         sys.stdout.write(board_report_to_text(report))
+    return 0
+
+
+def run_check(args: argparse.Namespace) -> int:
+    field = Field("--board", "", args.board, None, None)
+    board = load_board(resolve_board(field, Path.cwd()), args.board)
+    rules = rules_override(args) or load_rule_set("standard")
+    result = check(
+        args.property,
+        board,
+        args.board,
+        rules,
+        args.rules or "standard",
+        players=args.players,
+        max_states=args.max_states,
+        timeout=args.timeout,
+    )
+    if args.format == "json":
+        sys.stdout.write(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(check_to_text(result))
     return 0
 
 

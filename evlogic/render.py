@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 
+import yaml
+
 from evlogic.boardreport import BoardReport
+from evlogic.check import CheckResult
 from evlogic.explain import Explanation
 from evlogic.report import PlayerScore, ScoreReport
 from evlogic.stats import BatchStats
@@ -219,3 +222,19 @@ def board_report_to_text(report: BoardReport) -> str:
     if never:
         lines.append(f"Never earn a regional bonus: {', '.join(never)}")
     return "\n".join(lines) + "\n"
+
+
+def check_to_text(result: CheckResult) -> str:
+    where = f"{result.board} with {result.players} players ({result.rules} rules)"
+    if result.max_states is not None:
+        where += f", at most {result.max_states} owned states"
+    took = f"{result.seconds:.1f} s"
+    if result.result == "holds":
+        return f"{result.property}: holds for every position on {where} (proved in {took})\n"
+    if result.result == "unknown":
+        return f"{result.property}: unknown on {where}: no answer within {took}\n"
+    game = yaml.safe_dump(result.counterexample, sort_keys=False, allow_unicode=True)
+    return (
+        f"# {result.property}: counterexample on {where}, found in {took};\n"
+        f"# a smallest one (fewest owned states). Score it with: evlogic score FILE\n{game}"
+    )
