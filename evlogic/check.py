@@ -20,7 +20,7 @@ import clingo
 from evlogic.boards import Board
 from evlogic.errors import InputError
 from evlogic.facts import board_program, state_ids
-from evlogic.resources import rules_dir
+from evlogic.resources import bundled_properties
 from evlogic.rulesets import RuleSet
 from evlogic.solver import SolverError, rule_paths
 from evlogic.yamlfile import closest
@@ -58,10 +58,6 @@ class CheckResult:
             "counterexample": self.counterexample,
             "seconds": round(self.seconds, 3),
         }
-
-
-def bundled_properties() -> dict[str, Path]:
-    return {path.stem: path for path in sorted((rules_dir() / "properties").glob("*.lp"))}
 
 
 def resolve_property(reference: str) -> tuple[str, Path]:

@@ -12,33 +12,18 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from evlogic import __version__
-from evlogic.batch import BatchOptions, run_batch
-from evlogic.boardreport import board_report
 from evlogic.boards import load_board, resolve_board
-from evlogic.check import bundled_properties, check
-from evlogic.diagram import render_svg, svg_to_png
 from evlogic.engine import score_game
 from evlogic.errors import InputError
-from evlogic.explain import explain_game
 from evlogic.games import Game, load_game, load_game_text
-from evlogic.render import (
-    board_report_to_text,
-    check_to_text,
-    explanation_to_json,
-    explanation_to_text,
-    stats_to_json,
-    stats_to_text,
-    to_json,
-    to_text,
-    verify_to_text,
-)
-from evlogic.resources import default_game
+from evlogic.render import to_json, to_text
+from evlogic.resources import bundled_properties, default_game
 from evlogic.rulesets import RuleSet, bundled_rule_sets, load_rule_set, resolve_rule_set
-from evlogic.sample import sample_games
 from evlogic.solver import SolverError
-from evlogic.stats import batch_stats
-from evlogic.verify import default_paths, scenario_files, verify_file
 from evlogic.yamlfile import Field
+
+# The other commands' modules are imported when the command runs, so that
+# `evlogic score` starts as fast as it can.
 
 DESCRIPTION = """\
 Score positions of the electoral-vote board game with answer-set rules.
@@ -312,6 +297,9 @@ def run_score(args: argparse.Namespace) -> int:
 
 
 def run_explain(args: argparse.Namespace) -> int:
+    from evlogic.explain import explain_game
+    from evlogic.render import explanation_to_json, explanation_to_text
+
     explanation = explain_game(read_game(args.game, rules_override(args)), args.player)
     if args.format == "json":
         sys.stdout.write(explanation_to_json(explanation) + "\n")
@@ -321,6 +309,9 @@ def run_explain(args: argparse.Namespace) -> int:
 
 
 def run_diagram(args: argparse.Namespace) -> int:
+    from evlogic.diagram import render_svg, svg_to_png
+    from evlogic.explain import explain_game
+
     game = read_game(args.game, rules_override(args))
     explanation = explain_game(game, args.player)
     output = args.output or _default_diagram_name(args.game, args.player, args.format)
@@ -352,6 +343,8 @@ def _default_diagram_name(game: str | None, player: str, image_format: str | Non
 
 
 def run_batch_command(args: argparse.Namespace) -> int:
+    from evlogic.batch import BatchOptions, run_batch
+
     rules = None
     if args.rules is not None:  # resolved once here: a bad rule set fails the command
         field = Field("--rules", "", args.rules, None, None)
@@ -413,6 +406,8 @@ def _progress_bar(input_name: str) -> Iterator[Any]:
 
 
 def run_sample(args: argparse.Namespace) -> int:
+    from evlogic.sample import sample_games
+
     field = Field("--board", "", args.board, None, None)
     board = load_board(resolve_board(field, Path.cwd()), args.board)
     if not 1 <= args.players <= board.game_end:
@@ -427,6 +422,9 @@ def run_sample(args: argparse.Namespace) -> int:
 
 
 def run_stats(args: argparse.Namespace) -> int:
+    from evlogic.render import stats_to_json, stats_to_text
+    from evlogic.stats import batch_stats
+
     if args.reports == "-":
         stats = batch_stats(sys.stdin, "<stdin>")
     else:
@@ -440,6 +438,9 @@ def run_stats(args: argparse.Namespace) -> int:
 
 
 def run_verify(args: argparse.Namespace) -> int:
+    from evlogic.render import verify_to_text
+    from evlogic.verify import default_paths, scenario_files, verify_file
+
     rules = rules_override(args)
     results = [
         verify_file(name, path, rules)
@@ -454,6 +455,9 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def run_board_report(args: argparse.Namespace) -> int:
+    from evlogic.boardreport import board_report
+    from evlogic.render import board_report_to_text
+
     field = Field("BOARD", "", args.board, None, None)
     board = load_board(resolve_board(field, Path.cwd()), args.board)
     report = board_report(board, rules_override(args) or load_rule_set("standard"))
@@ -465,6 +469,9 @@ def run_board_report(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    from evlogic.check import check
+    from evlogic.render import check_to_text
+
     field = Field("--board", "", args.board, None, None)
     board = load_board(resolve_board(field, Path.cwd()), args.board)
     rules = rules_override(args) or load_rule_set("standard")

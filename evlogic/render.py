@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import yaml
 
-from evlogic.boardreport import BoardReport
-from evlogic.check import CheckResult
-from evlogic.explain import Explanation
 from evlogic.report import PlayerScore, ScoreReport
-from evlogic.stats import BatchStats
-from evlogic.verify import ScenarioResult
+
+if TYPE_CHECKING:  # only for annotations: keeps `evlogic score` start-up lean
+    from evlogic.boardreport import BoardReport
+    from evlogic.check import CheckResult
+    from evlogic.explain import Explanation
+    from evlogic.stats import BatchStats
+    from evlogic.verify import ScenarioResult
 
 
 def to_json(report: ScoreReport) -> str:

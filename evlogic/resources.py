@@ -41,3 +41,8 @@ def bundled_boards() -> dict[str, Path]:
 def default_game() -> Path:
     """The rulebook's full scoring example, scored by a bare ``evlogic score``."""
     return examples_dir() / "rulebook" / "full-example.yaml"
+
+
+def bundled_properties() -> dict[str, Path]:
+    """Properties for `evlogic check` (rules/properties/*.lp), by name."""
+    return {path.stem: path for path in sorted((rules_dir() / "properties").glob("*.lp"))}
