@@ -22,7 +22,7 @@ from evlogic.errors import InputError
 from evlogic.facts import board_program, state_ids
 from evlogic.resources import bundled_properties
 from evlogic.rulesets import RuleSet
-from evlogic.solver import SolverError, rule_paths
+from evlogic.solver import ground, rule_paths
 from evlogic.yamlfile import closest
 
 #: Scoring without the joining order (properties do not need it).
@@ -95,20 +95,8 @@ def check(
         + f"search_players({players}).\n"
         + "".join(f"#external limit({k}).\n" for k in bounds)
     )
-    messages: list[str] = []
-
-    def log(code: clingo.MessageCode, message: str) -> None:
-        if code != clingo.MessageCode.AtomUndefined:
-            messages.append(message.strip())
-
     started = time.monotonic()
-    control = clingo.Control([], logger=log)
-    for rule in [*rule_paths(CHECK_RULES), *rules.programs, path]:
-        control.load(str(rule))
-    control.add("base", [], facts)
-    control.ground([("base", [])])
-    if messages:
-        raise SolverError("clingo: " + " | ".join(messages))
+    control = ground(facts, [*rule_paths(CHECK_RULES), *rules.programs, path])
 
     # Smallest first: a bound on the owned states, raised one at a time.
     found: list[clingo.Symbol] | None = None

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from evlogic import __version__
-from evlogic.boards import load_board, resolve_board
+from evlogic.boards import Board, load_board, resolve_board
 from evlogic.engine import score_game
 from evlogic.errors import InputError
 from evlogic.games import Game, load_game, load_game_text
@@ -96,6 +96,12 @@ def add_rules_option(command: argparse.ArgumentParser) -> None:
         help=f"rule set: a bundled name ({names}) or a rule set file; overrides the "
         "game's rules: (default: standard)",
     )
+
+
+def board_argument(reference: str, option: str = "--board") -> Board:
+    """A board named on the command line: a bundled name or a path."""
+    field = Field(option, "", reference, None, None)
+    return load_board(resolve_board(field, Path.cwd()), reference)
 
 
 def rules_override(args: argparse.Namespace) -> RuleSet | None:
@@ -408,8 +414,7 @@ def _progress_bar(input_name: str) -> Iterator[Any]:
 def run_sample(args: argparse.Namespace) -> int:
     from evlogic.sample import sample_games
 
-    field = Field("--board", "", args.board, None, None)
-    board = load_board(resolve_board(field, Path.cwd()), args.board)
+    board = board_argument(args.board)
     if not 1 <= args.players <= board.game_end:
         raise InputError("--players", f"must be between 1 and {board.game_end} (game_end)")
     if args.count < 0:
@@ -458,8 +463,7 @@ def run_board_report(args: argparse.Namespace) -> int:
     from evlogic.boardreport import board_report
     from evlogic.render import board_report_to_text
 
-    field = Field("BOARD", "", args.board, None, None)
-    board = load_board(resolve_board(field, Path.cwd()), args.board)
+    board = board_argument(args.board, "BOARD")
     report = board_report(board, rules_override(args) or load_rule_set("standard"))
     if args.format == "json":
         sys.stdout.write(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n")
@@ -472,8 +476,7 @@ def run_check(args: argparse.Namespace) -> int:
     from evlogic.check import check
     from evlogic.render import check_to_text
 
-    field = Field("--board", "", args.board, None, None)
-    board = load_board(resolve_board(field, Path.cwd()), args.board)
+    board = board_argument(args.board)
     rules = rules_override(args) or load_rule_set("standard")
     result = check(
         args.property,

@@ -45,17 +45,19 @@ def rule_paths(names: Sequence[str] = SCORING_RULES) -> list[Path]:
     return [directory / name for name in names]
 
 
-def solve(facts: str, rules: Sequence[Path] | None = None) -> list[clingo.Symbol]:
-    """Ground ``rules`` (default: the scoring program) with ``facts`` (program
-    text of facts over numbers, see evlogic.facts); return the shown atoms."""
+def ground(facts: str, rules: Sequence[Path], options: Sequence[str] = ()) -> clingo.Control:
+    """A control with ``rules`` and ``facts`` (program text of facts over
+    numbers, see evlogic.facts) grounded, multi-shot layers included (see
+    rules/region_order.lp).  Any clingo message but "undefined atom" (input
+    predicates may have no facts) is a bug in the rules: SolverError."""
     messages: list[str] = []
 
     def log(code: clingo.MessageCode, message: str) -> None:
         if code != clingo.MessageCode.AtomUndefined:
             messages.append(message.strip())
 
-    control = clingo.Control(["--models=1"], logger=log)
-    for path in rules if rules is not None else rule_paths():
+    control = clingo.Control(list(options), logger=log)
+    for path in rules:
         control.load(str(path))
     control.add("base", [], facts)
     control.ground([("base", [])])
@@ -65,14 +67,17 @@ def solve(facts: str, rules: Sequence[Path] | None = None) -> list[clingo.Symbol
         control.ground([("layer", [clingo.Number(layer)])])
     if messages:
         raise SolverError("clingo: " + " | ".join(messages))
-    shown: list[clingo.Symbol] | None = None
+    return control
+
+
+def solve(facts: str, rules: Sequence[Path] | None = None) -> list[clingo.Symbol]:
+    """Ground ``rules`` (default: the scoring program) with ``facts``; return
+    the shown atoms of the one model."""
+    control = ground(facts, rules if rules is not None else rule_paths(), ["--models=1"])
     with control.solve(yield_=True) as handle:
         for model in handle:
-            shown = model.symbols(shown=True)
-            break
-    if shown is None:
-        raise SolverError("the scoring rules have no answer set for this input")
-    return shown
+            return model.symbols(shown=True)
+    raise SolverError("the scoring rules have no answer set for this input")
 
 
 def _is_fact(control: clingo.Control, atom: clingo.Symbol) -> bool:
@@ -86,19 +91,7 @@ class Search:
     never searches."""
 
     def __init__(self, facts: str, rules: Sequence[Path]) -> None:
-        messages: list[str] = []
-
-        def log(code: clingo.MessageCode, message: str) -> None:
-            if code != clingo.MessageCode.AtomUndefined:
-                messages.append(message.strip())
-
-        self.control = clingo.Control(["--opt-mode=opt"], logger=log)
-        for path in rules:
-            self.control.load(str(path))
-        self.control.add("base", [], facts)
-        self.control.ground([("base", [])])
-        if messages:
-            raise SolverError("clingo: " + " | ".join(messages))
+        self.control = ground(facts, rules, ["--opt-mode=opt"])
 
     def optimal(self, switched_on: Sequence[clingo.Symbol]) -> list[clingo.Symbol] | None:
         """Shown atoms of an optimal model with exactly these externals true
