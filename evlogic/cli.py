@@ -32,7 +32,8 @@ Every figure comes from the clingo programs in rules/: face EVs (swing
 states double, the home scores face value), the regional bonus of the
 block grown from the home (+15/+25/+35/+45 for 3/4/5/6+ states), and the
 siege penalty (-10 from the bonus per opponent-held neighbour of the home,
-never below zero)."""
+never below zero). Those are the standard rules (rules/standard.yaml);
+--rules picks a variant or a rule set file of your own."""
 
 SCORE_HELP = """\
 Score a game file: each player's breakdown and the winner.
