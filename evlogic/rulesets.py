@@ -1,8 +1,9 @@
 """Rule sets: the numbers of the rules, as data.
 
 ``rules/standard.yaml`` holds the rulebook's numbers; a variant ``extends``
-another rule set and names what it changes.  A rule set becomes ``param/2``
-and ``tier/2`` facts for the rules in ``rules/*.lp``; it may also add
+another rule set and names what it changes.  A rule set becomes ``param/3``
+and ``tier/3`` facts for the rules in ``rules/*.lp`` (the first argument
+numbers the rule set, so two can score side by side); it may also add
 ``.lp`` files (``programs``) for structural changes.
 """
 
@@ -43,18 +44,22 @@ class RuleSet:
     programs: tuple[Path, ...]  # extra .lp files
     source: str
 
-    def program(self) -> str:
-        """The rule set as facts for rules/*.lp."""
+    def program(self, number: int = 0, default: bool = True) -> str:
+        """The rule set as facts for rules/*.lp, as rule set ``number``; the
+        default one scores every position that names no other (scored_by/2)."""
+        r = number
         lines = [
-            f"param(swing_multiplier,{self.swing_multiplier}).",
-            f"param(home_swing,{'true' if self.home_swing else 'false'}).",
-            f"param(links_needed,{self.links_needed}).",
-            f"param(siege_penalty,{self.siege_penalty}).",
-            f"param(region,{REGION_MODES[self.region]}).",
-            *(f"tier({size},{bonus})." for size, bonus in self.tiers),
+            f"param({r},swing_multiplier,{self.swing_multiplier}).",
+            f"param({r},home_swing,{'true' if self.home_swing else 'false'}).",
+            f"param({r},links_needed,{self.links_needed}).",
+            f"param({r},siege_penalty,{self.siege_penalty}).",
+            f"param({r},region,{REGION_MODES[self.region]}).",
+            *(f"tier({r},{size},{bonus})." for size, bonus in self.tiers),
         ]
         if self.game_end is not None:
-            lines.append(f"param(game_end,{self.game_end}).")
+            lines.append(f"param({r},game_end,{self.game_end}).")
+        if default:
+            lines.append(f"rule_set({r}).")
         return "\n".join(lines) + "\n"
 
 

@@ -29,6 +29,8 @@ def unique_model(files: list[str], program: str, *, has=(), lacks=()) -> None:
     checks = [Assert(Exact(1), Contains(atom)) for atom in has]
     checks += [Assert(All(), Not(Contains(atom))) for atom in lacks]
     test = And(Assert(Exact(1), Not(Contains("__never__"))), *checks)
+    # Position 0 is scored by rule set 0 (position.lp derives this from rule_set/1).
+    program = "rules_of(0,0). " + program
     Clingo(["0"], program, [str(rules_dir() / name) for name in files]).solve(test)
     test.assert_()
 
@@ -41,17 +43,24 @@ def test_standard_rule_set_facts_are_the_rulebook_numbers():
         [],
         load_rule_set("standard").program(),
         has=[
-            "param(swing_multiplier,2)",
-            "param(home_swing,false)",
-            "param(links_needed,2)",
-            "param(siege_penalty,10)",
-            "param(region,best_core)",
-            "tier(3,15)",
-            "tier(4,25)",
-            "tier(5,35)",
-            "tier(6,45)",
+            "param(0,swing_multiplier,2)",
+            "param(0,home_swing,false)",
+            "param(0,links_needed,2)",
+            "param(0,siege_penalty,10)",
+            "param(0,region,best_core)",
+            "tier(0,3,15)",
+            "tier(0,4,25)",
+            "tier(0,5,35)",
+            "tier(0,6,45)",
         ],
-        lacks=["param(game_end,36)"],  # the board decides
+        lacks=["param(0,game_end,36)"],  # the board decides
+    )
+    unique_model([], load_rule_set("standard").program(), has=["rule_set(0)"])
+    unique_model(
+        [],
+        load_rule_set("gentle-siege").program(number=1, default=False),
+        has=["param(1,siege_penalty,5)"],
+        lacks=["rule_set(1)"],
     )
 
 
@@ -62,7 +71,10 @@ POSITION = 'game(0). owned(0,0,"H"). owned(0,1,"C"). owned(0,0,"A").'
 
 def test_position_counts_states_won_homes_included():
     unique_model(
-        ["position.lp"], POSITION + "game_end(4).", has=["states_won(0,3)"], lacks=["final(0)"]
+        ["position.lp"],
+        POSITION + "board_game_end(4).",
+        has=["states_won(0,3)", "game_end(0,4)"],
+        lacks=["final(0)"],
     )
 
 
@@ -73,9 +85,9 @@ def test_position_is_final_when_the_game_end_state_is_won():
 def test_position_rule_set_game_end_overrides_the_board():
     unique_model(
         ["position.lp"],
-        POSITION + "board_game_end(3). param(game_end,5).",
-        has=["game_end(5)"],
-        lacks=["final(0)", "game_end(3)"],
+        POSITION + "board_game_end(3). param(0,game_end,5).",
+        has=["game_end(0,5)"],
+        lacks=["final(0)", "game_end(0,3)"],
     )
 
 
@@ -84,33 +96,33 @@ def test_position_rule_set_game_end_overrides_the_board():
 FACE = """
 player(0,0). home(0,0,"H"). owned(0,0,"H"). owned(0,0,"A"). owned(0,0,"B").
 ev("H",5). ev("A",7). ev("B",3). swing("H"). swing("A").
-param(swing_multiplier,2).
+param(0,swing_multiplier,2).
 """
 
 
 def test_face_doubles_swing_states_but_not_the_home():
     unique_model(
         ["face.lp"],
-        FACE + "param(home_swing,false).",
+        FACE + "param(0,home_swing,false).",
         has=['multiplied(0,0,"A")', "face_ev(0,0,22)"],  # 5 + 2 x 7 + 3
         lacks=['multiplied(0,0,"H")', 'multiplied(0,0,"B")'],
     )
 
 
 def test_face_home_swing_parameter_doubles_the_home_too():
-    unique_model(["face.lp"], FACE + "param(home_swing,true).", has=["face_ev(0,0,27)"])
+    unique_model(["face.lp"], FACE + "param(0,home_swing,true).", has=["face_ev(0,0,27)"])
 
 
 def test_face_multiplier_is_read_from_the_parameter():
-    program = FACE.replace("param(swing_multiplier,2)", "param(swing_multiplier,3)")
-    unique_model(["face.lp"], program + "param(home_swing,false).", has=["face_ev(0,0,29)"])
+    program = FACE.replace("param(0,swing_multiplier,2)", "param(0,swing_multiplier,3)")
+    unique_model(["face.lp"], program + "param(0,home_swing,false).", has=["face_ev(0,0,29)"])
 
 
 def test_face_of_a_player_with_only_a_home():
     unique_model(
         ["face.lp"],
-        'player(0,0). home(0,0,"H"). owned(0,0,"H"). ev("H",4). param(swing_multiplier,2). '
-        "param(home_swing,false).",
+        'player(0,0). home(0,0,"H"). owned(0,0,"H"). ev("H",4). param(0,swing_multiplier,2). '
+        "param(0,home_swing,false).",
         has=["face_ev(0,0,4)"],
     )
 
@@ -122,7 +134,8 @@ def region_program(owned: list[str], links: int = 2, mode: str = "best_core") ->
     facts = "".join(f'owned(0,0,"{s}"). ' for s in ["H", *owned])
     return (
         DIAMOND
-        + f'player(0,0). home(0,0,"H"). {facts} param(links_needed,{links}). param(region,{mode}).'
+        + f'player(0,0). home(0,0,"H"). {facts} '
+        + f"param(0,links_needed,{links}). param(0,region,{mode})."
     )
 
 
@@ -165,7 +178,7 @@ def test_region_prefers_the_core_that_yields_more_states():
         edge("W","Z"). edge("W","Y").
         player(0,0). home(0,0,"H"). owned(0,0,"H"). owned(0,0,"A"). owned(0,0,"B").
         owned(0,0,"X"). owned(0,0,"Y"). owned(0,0,"Z"). owned(0,0,"W").
-        param(links_needed,2). param(region,best_core).
+        param(0,links_needed,2). param(0,region,best_core).
     """
     )
     unique_model(
@@ -183,16 +196,16 @@ def test_region_union_counts_every_core():
         adjacent(X, Y) :- edge(X, Y).  adjacent(Y, X) :- edge(X, Y).
         edge("H","A"). edge("H","B"). edge("A","B"). edge("H","D"). edge("H","E"). edge("D","E").
         player(0,0). home(0,0,"H"). owned(0,0,"H"). owned(0,0,"A"). owned(0,0,"B").
-        owned(0,0,"D"). owned(0,0,"E"). param(links_needed,2).
+        owned(0,0,"D"). owned(0,0,"E"). param(0,links_needed,2).
     """
     unique_model(
         ["region.lp"],
-        program + "param(region,best_core).",
+        program + "param(0,region,best_core).",
         has=["region_size(0,0,3)", 'core(0,0,("A","B"))'],
     )
     unique_model(
         ["region.lp"],
-        program + "param(region,union).",
+        program + "param(0,region,union).",
         has=["region_size(0,0,5)", 'core(0,0,("A","B"))', 'seed(0,0,"D")'],
     )
 
@@ -213,7 +226,7 @@ def test_region_links_needed_is_read_from_the_parameter():
 
 def layered_atoms(program: str, tmp_path) -> set[str]:
     facts = tmp_path / "facts.lp"
-    facts.write_text(program)
+    facts.write_text("rules_of(0,0). " + program)
     rules = [rules_dir() / "region_order.lp", facts]
     return {str(atom) for atom in solve("", rules) if atom.name == "joined"}
 
@@ -225,7 +238,7 @@ def test_region_order_layers_follow_the_joining_steps(tmp_path):
         DIAMOND
         + """
         edge("D","G"). edge("B","G").
-        seed(0,0,"H"). seed(0,0,"A"). seed(0,0,"B"). param(links_needed,2).
+        seed(0,0,"H"). seed(0,0,"A"). seed(0,0,"B"). param(0,links_needed,2).
         region(0,0,"H"). region(0,0,"A"). region(0,0,"B"). region(0,0,"D"). region(0,0,"G").
     """
     )
@@ -249,7 +262,7 @@ def test_region_order_runs_as_many_layers_as_the_longest_chain(tmp_path):
         "adjacent(X, Y) :- edge(X, Y).  adjacent(Y, X) :- edge(X, Y). "
         + edges
         + regions
-        + 'seed(0,0,"R0"). seed(0,0,"R1"). seed(0,0,"R2"). param(links_needed,2).'
+        + 'seed(0,0,"R0"). seed(0,0,"R1"). seed(0,0,"R2"). param(0,links_needed,2).'
     )
     atoms = layered_atoms(program, tmp_path)
     assert 'joined(0,0,"R11",9)' in atoms
@@ -257,7 +270,7 @@ def test_region_order_runs_as_many_layers_as_the_longest_chain(tmp_path):
 
 
 def test_region_order_is_empty_without_a_core(tmp_path):
-    assert layered_atoms(DIAMOND + "param(links_needed,2).", tmp_path) == set()
+    assert layered_atoms(DIAMOND + "param(0,links_needed,2).", tmp_path) == set()
 
 
 # --- siege.lp --------------------------------------------------------------
@@ -269,7 +282,7 @@ def test_siege_counts_opponent_owned_home_neighbours_only():
         + """
         player(0,0). player(0,1). home(0,0,"H"). home(0,1,"E").
         owned(0,0,"H"). owned(0,1,"E"). owned(0,1,"A"). owned(0,1,"C"). owned(0,1,"D").
-        param(siege_penalty,10).
+        param(0,siege_penalty,10).
     """
     )
     unique_model(
@@ -282,7 +295,7 @@ def test_siege_counts_opponent_owned_home_neighbours_only():
 
 # --- bonus.lp --------------------------------------------------------------
 
-TIERS = "tier(3,15). tier(4,25). tier(5,35). tier(6,45)."
+TIERS = "tier(0,3,15). tier(0,4,25). tier(0,5,35). tier(0,6,45)."
 
 
 def bonus_program(size: int, penalty: int) -> str:
@@ -301,7 +314,7 @@ def test_bonus_siege_cuts_only_down_to_zero():
 
 
 def test_bonus_largest_tier_not_above_the_size_applies_even_if_unordered():
-    program = "player(0,0). region_size(0,0,5). siege_penalty(0,0,0). tier(3,40). tier(5,10)."
+    program = "player(0,0). region_size(0,0,5). siege_penalty(0,0,0). tier(0,3,40). tier(0,5,10)."
     unique_model(["bonus.lp"], program, has=["region_bonus(0,0,10)"])
 
 
