@@ -85,22 +85,41 @@ def check(
     timeout: float = 60.0,
 ) -> CheckResult:
     name, path = resolve_property(reference)
+    result, found, seconds = search(
+        board, rules.program(), [*rules.programs, path], players, max_states, timeout
+    )
+    game = (
+        None
+        if found is None
+        else position_game(found, board, board_reference, rules_reference, players)
+    )
+    return CheckResult(name, board.name, players, rules.name, result, game, seconds, max_states)
+
+
+def search(
+    board: Board,
+    rule_facts: str,
+    programs: list[Path],
+    players: int,
+    max_states: int | None,
+    timeout: float,
+) -> tuple[str, list[clingo.Symbol] | None, float]:
+    """Search every position for ``violation``: ("holds" | "counterexample" |
+    "unknown", the shown atoms of a smallest counterexample, seconds)."""
     if not 1 <= players <= len(board.states):
         raise InputError("--players", f"must be between 1 and {len(board.states)}")
     top = len(board.states) if max_states is None else min(max_states, len(board.states))
     bounds = range(players, top + 1)
     facts = (
-        rules.program()
+        rule_facts
         + board_program(board)
         + f"search_players({players}).\n"
         + "".join(f"#external limit({k}).\n" for k in bounds)
     )
     started = time.monotonic()
-    control = ground(facts, [*rule_paths(CHECK_RULES), *rules.programs, path])
+    control = ground(facts, [*rule_paths(CHECK_RULES), *programs])
 
     # Smallest first: a bound on the owned states, raised one at a time.
-    found: list[clingo.Symbol] | None = None
-    result = "holds"
     for bound in bounds:
         for k in bounds:
             control.assign_external(clingo.Function("limit", [clingo.Number(k)]), k == bound)
@@ -108,19 +127,14 @@ def check(
             left = timeout - (time.monotonic() - started)
             if left <= 0 or not handle.wait(left):
                 handle.cancel()
-                result = "unknown"
-                break
+                return "unknown", None, time.monotonic() - started
             model = handle.model()
             if model is not None:
-                found = model.symbols(shown=True)
-                result = "counterexample"
-                break
-    seconds = time.monotonic() - started
-    game = None if found is None else _game(found, board, board_reference, rules_reference, players)
-    return CheckResult(name, board.name, players, rules.name, result, game, seconds, max_states)
+                return "counterexample", model.symbols(shown=True), time.monotonic() - started
+    return "holds", None, time.monotonic() - started
 
 
-def _game(
+def position_game(
     symbols: list[clingo.Symbol],
     board: Board,
     board_reference: str,

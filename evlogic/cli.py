@@ -286,6 +286,34 @@ def build_parser() -> argparse.ArgumentParser:
     add_format_option(check_command)
     add_rules_option(check_command)
     check_command.set_defaults(run=run_check)
+
+    diff_command = commands.add_parser(
+        "diff",
+        help="the smallest position where two rule sets disagree",
+        description="Find the smallest position (fewest owned states) where rule sets A and B "
+        "give a player a different total, and one where they crown a different winner; each "
+        "printed as a game file with both score tables; or prove that none exists.",
+    )
+    diff_command.add_argument(
+        "--rules",
+        action="append",
+        required=True,
+        metavar="R",
+        help="give twice: --rules A --rules B",
+    )
+    diff_command.add_argument(
+        "--board", default="usa", metavar="B", help="a bundled board name or a path (default: usa)"
+    )
+    diff_command.add_argument("--players", type=int, default=2, metavar="N")
+    diff_command.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="seconds per search before answering unknown (default 60)",
+    )
+    add_format_option(diff_command)
+    diff_command.set_defaults(run=run_diff)
     return parser
 
 
@@ -493,6 +521,31 @@ def run_check(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n")
     else:
         sys.stdout.write(check_to_text(result))
+    return 0
+
+
+def run_diff(args: argparse.Namespace) -> int:
+    from evlogic.diff import diff
+    from evlogic.render import diff_to_text
+
+    if len(args.rules) != 2:
+        raise InputError("--rules", f"give exactly two rule sets, not {len(args.rules)}")
+    first, second = (load_rule_set(reference, Path.cwd()) for reference in args.rules)
+    board = board_argument(args.board)
+    result = diff(
+        first,
+        args.rules[0],
+        second,
+        args.rules[1],
+        board,
+        args.board,
+        players=args.players,
+        timeout=args.timeout,
+    )
+    if args.format == "json":
+        sys.stdout.write(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(diff_to_text(result, first, second, board))
     return 0
 
 

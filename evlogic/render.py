@@ -11,8 +11,11 @@ from evlogic.report import PlayerScore, ScoreReport
 
 if TYPE_CHECKING:  # only for annotations: keeps `evlogic score` start-up lean
     from evlogic.boardreport import BoardReport
+    from evlogic.boards import Board
     from evlogic.check import CheckResult
+    from evlogic.diff import DiffResult
     from evlogic.explain import Explanation
+    from evlogic.rulesets import RuleSet
     from evlogic.stats import BatchStats
     from evlogic.verify import ScenarioResult
 
@@ -241,3 +244,34 @@ def check_to_text(result: CheckResult) -> str:
         f"# {result.property}: counterexample on {where}, found in {took};\n"
         f"# a smallest one (fewest owned states). Score it with: evlogic score FILE\n{game}"
     )
+
+
+def diff_to_text(result: DiffResult, first: RuleSet, second: RuleSet, board: Board) -> str:
+    """Each witness as a game file, then its score under both rule sets."""
+    from evlogic.engine import score_game
+    from evlogic.games import game_from_fields
+    from evlogic.yamlfile import Field
+
+    a, b = result.rules
+    lines = [f"{a} vs {b} on {result.board} with {result.players} players"]
+    for label, search in (
+        ("a different total", result.total_diff),
+        ("a different winner", result.winner_diff),
+    ):
+        lines.append("")
+        if search.result == "equivalent":
+            lines.append(f"No position gives {label}: proved in {search.seconds:.1f} s.")
+            continue
+        if search.result == "unknown":
+            lines.append(f"{label.capitalize()}: unknown, no answer within {search.seconds:.1f} s.")
+            continue
+        game = search.counterexample
+        lines.append(f"Smallest position with {label} (found in {search.seconds:.1f} s):")
+        lines.append(yaml.safe_dump(game, sort_keys=False, allow_unicode=True).rstrip())
+        top = Field("diff", "", game, None, None)
+        fields = top.fields(["players"], ["board", "rules"])
+        for rules in (first, second):
+            report = score_game(game_from_fields(fields, board, "diff", rules))
+            lines.append("")
+            lines.append(to_text(report).rstrip())
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,83 @@
+"""Variant diffs: the smallest position where two rule sets disagree.
+
+Both rule sets score the same chosen position side by side in one grounding
+(``rules/diff/position.lp``: rule set 0 scores position 0, rule set 1 its
+copy, position 1); ``rules/diff/total.lp`` and ``winner.lp`` say what
+counts as disagreeing.  The search is the one of ``evlogic check``: the bound
+on owned states rises one at a time, so the first witness is a smallest one,
+and no witness at the last bound proves the rule sets equivalent there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from evlogic.boards import Board
+from evlogic.check import position_game, search
+from evlogic.resources import rules_dir
+from evlogic.rulesets import RuleSet
+
+OUTCOME = {"counterexample": "differs", "holds": "equivalent", "unknown": "unknown"}
+
+
+@dataclass(frozen=True)
+class DiffSearch:
+    result: str  # differs | equivalent | unknown
+    counterexample: dict | None  # a game mapping, rules: the first rule set
+    seconds: float
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "result": self.result,
+            "counterexample": self.counterexample,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+@dataclass(frozen=True)
+class DiffResult:
+    rules: tuple[str, str]
+    board: str
+    players: int
+    total_diff: DiffSearch
+    winner_diff: DiffSearch
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "rules": list(self.rules),
+            "board": self.board,
+            "players": self.players,
+            "total_diff": self.total_diff.to_dict(),
+            "winner_diff": self.winner_diff.to_dict(),
+        }
+
+
+def diff(
+    first: RuleSet,
+    first_reference: str,
+    second: RuleSet,
+    second_reference: str,
+    board: Board,
+    board_reference: str,
+    players: int = 2,
+    timeout: float = 60.0,
+) -> DiffResult:
+    facts = first.program(0) + second.program(1, default=False)
+    programs = [*first.programs, *second.programs, rules_dir() / "diff" / "position.lp"]
+    searches = []
+    for kind in ("total", "winner"):
+        outcome, found, seconds = search(
+            board,
+            facts,
+            [*programs, rules_dir() / "diff" / f"{kind}.lp"],
+            players,
+            None,
+            timeout,
+        )
+        game = (
+            None
+            if found is None
+            else position_game(found, board, board_reference, first_reference, players)
+        )
+        searches.append(DiffSearch(OUTCOME[outcome], game, seconds))
+    return DiffResult((first_reference, second_reference), board.name, players, *searches)

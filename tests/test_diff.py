@@ -1,0 +1,88 @@
+"""`evlogic diff`: witnesses re-score as claimed; equivalence is proved."""
+
+from __future__ import annotations
+
+import yaml
+
+from conftest import board_dict
+from evlogic.engine import score_game
+from evlogic.games import load_game
+from evlogic.rulesets import load_rule_set
+
+EDGES = [
+    ("H", "A"),
+    ("H", "B"),
+    ("A", "B"),
+    ("B", "C"),
+    ("A", "C"),
+    ("H", "D"),
+    ("D", "E"),
+    ("H", "E"),
+]
+
+
+def run(cli, tmp_path, monkeypatch, *args):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "board.yaml").write_text(yaml.safe_dump(board_dict(EDGES, ev={"C": 5})))
+    result = cli("diff", "--board", "board.yaml", "--format", "json", "--timeout", "60", *args)
+    assert result.code == 0, result.err
+    return result.json()
+
+
+def totals(tmp_path, game: dict, rules: str) -> list[int]:
+    (tmp_path / "witness.yaml").write_text(yaml.safe_dump(game))
+    scored = score_game(load_game(tmp_path / "witness.yaml", rules=load_rule_set(rules)))
+    return [player.total for player in scored.players]
+
+
+def test_gentle_siege_differs_on_a_smallest_position(cli, tmp_path, monkeypatch):
+    found = run(cli, tmp_path, monkeypatch, "--rules", "standard", "--rules", "gentle-siege")
+    assert found["rules"] == ["standard", "gentle-siege"]
+    total = found["total_diff"]
+    assert total["result"] == "differs"
+    game = total["counterexample"]
+    # A core (3 states) besieged by the other player's home: 4 owned states.
+    assert sum(1 + len(p["states"]) for p in game["players"]) == 4
+    assert totals(tmp_path, game, "standard") != totals(tmp_path, game, "gentle-siege")
+    winner = found["winner_diff"]
+    assert winner["result"] == "differs"
+    (tmp_path / "w.yaml").write_text(yaml.safe_dump(winner["counterexample"]))
+    standard = score_game(load_game(tmp_path / "w.yaml", rules=load_rule_set("standard")))
+    gentle = score_game(load_game(tmp_path / "w.yaml", rules=load_rule_set("gentle-siege")))
+    assert standard.winners != gentle.winners
+
+
+def test_union_cores_needs_two_cores_and_never_changes_a_lone_winner(cli, tmp_path, monkeypatch):
+    found = run(
+        cli,
+        tmp_path,
+        monkeypatch,
+        "--rules",
+        "standard",
+        "--rules",
+        "union-cores",
+        "--players",
+        "1",
+    )
+    game = found["total_diff"]["counterexample"]
+    assert found["total_diff"]["result"] == "differs"
+    assert len(game["players"][0]["states"]) == 4  # home + two triangles: 5 states
+    assert totals(tmp_path, game, "standard") != totals(tmp_path, game, "union-cores")
+    assert found["winner_diff"] == {
+        "result": "equivalent",
+        "counterexample": None,
+        "seconds": found["winner_diff"]["seconds"],
+    }
+
+
+def test_a_rule_set_is_equivalent_to_itself(cli, tmp_path, monkeypatch):
+    found = run(
+        cli, tmp_path, monkeypatch, "--rules", "standard", "--rules", "standard", "--players", "1"
+    )
+    assert found["total_diff"]["result"] == "equivalent"
+    assert found["winner_diff"]["result"] == "equivalent"
+
+
+def test_diff_needs_two_rule_sets(cli):
+    result = cli("diff", "--rules", "standard")
+    assert result.code == 2 and "exactly two" in result.err
