@@ -10,6 +10,7 @@ numbers the rule set, so two can score side by side); it may also add
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from evlogic.errors import InputError
@@ -89,9 +90,17 @@ def resolve_rule_set(reference: Field, base: Path) -> Path:
 
 def load_rule_set(reference: str | Path | None = None, base: Path | None = None) -> RuleSet:
     """A bundled rule set by name (default ``standard``) or a rule set file."""
-    field = Field("--rules", "", str(reference or "standard"), None, None)
-    path = resolve_rule_set(field, base or Path.cwd())
-    return _from_file(path, chain=())
+    name = str(reference or "standard")
+    if name in bundled_rule_sets():
+        return _bundled(name)
+    field = Field("--rules", "", name, None, None)
+    return _from_file(resolve_rule_set(field, base or Path.cwd()), chain=())
+
+
+@cache
+def _bundled(name: str) -> RuleSet:
+    """Bundled rule sets are read once per process (they are immutable)."""
+    return _from_file(bundled_rule_sets()[name], chain=())
 
 
 def rule_set_from_field(field: Field, base: Path) -> RuleSet:
