@@ -92,3 +92,26 @@ def write_game(tmp_path: Path) -> Callable[..., Path]:
         return path
 
     return write
+
+
+# Two triangles around H and a tail beyond A-B: small enough for the searches
+# of check and diff to prove things in a blink.
+SEARCH_EDGES = [
+    ("H", "A"),
+    ("H", "B"),
+    ("A", "B"),
+    ("B", "C"),
+    ("A", "C"),
+    ("H", "D"),
+    ("D", "E"),
+    ("H", "E"),
+]
+
+
+@pytest.fixture
+def search_board(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """board.yaml (SEARCH_EDGES, C worth 5) in tmp_path, the working directory."""
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "board.yaml"
+    path.write_text(yaml.safe_dump(board_dict(SEARCH_EDGES, ev={"C": 5})))
+    return path

@@ -4,30 +4,13 @@ from __future__ import annotations
 
 import yaml
 
-from conftest import board_dict
 from evlogic.engine import score_game
 from evlogic.games import load_game
 
-# Two triangles around H, a tail beyond B: small enough to search in a blink.
-EDGES = [
-    ("H", "A"),
-    ("H", "B"),
-    ("A", "B"),
-    ("B", "C"),
-    ("A", "C"),
-    ("H", "D"),
-    ("D", "E"),
-    ("H", "E"),
-]
 
-
-def setup(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "board.yaml").write_text(yaml.safe_dump(board_dict(EDGES, ev={"C": 5})))
-
-
-def test_a_false_property_gives_a_smallest_counterexample_that_rescores(cli, tmp_path, monkeypatch):
-    setup(tmp_path, monkeypatch)
+def test_a_false_property_gives_a_smallest_counterexample_that_rescores(
+    cli, tmp_path, search_board
+):
     (tmp_path / "big-region.lp").write_text("violation :- region_size(0, 0, N), N >= 4.\n")
     result = cli("check", "big-region.lp", "--board", "board.yaml", "--format", "json")
     assert result.code == 0, result.err
@@ -42,8 +25,7 @@ def test_a_false_property_gives_a_smallest_counterexample_that_rescores(cli, tmp
     assert len(report.players[0].region) >= 4  # the claimed violation, re-scored
 
 
-def test_true_properties_are_proved(cli, tmp_path, monkeypatch):
-    setup(tmp_path, monkeypatch)
+def test_true_properties_are_proved(cli, tmp_path, search_board):
     for prop in ("bonus-bounds", "region-connected", "siege-bonus-only"):
         result = cli("check", prop, "--board", "board.yaml", "--format", "json")
         assert result.code == 0, result.err

@@ -4,26 +4,12 @@ from __future__ import annotations
 
 import yaml
 
-from conftest import board_dict
 from evlogic.engine import score_game
 from evlogic.games import load_game
 from evlogic.rulesets import load_rule_set
 
-EDGES = [
-    ("H", "A"),
-    ("H", "B"),
-    ("A", "B"),
-    ("B", "C"),
-    ("A", "C"),
-    ("H", "D"),
-    ("D", "E"),
-    ("H", "E"),
-]
 
-
-def run(cli, tmp_path, monkeypatch, *args):
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "board.yaml").write_text(yaml.safe_dump(board_dict(EDGES, ev={"C": 5})))
+def run(cli, *args):
     result = cli("diff", "--board", "board.yaml", "--format", "json", "--timeout", "60", *args)
     assert result.code == 0, result.err
     return result.json()
@@ -35,8 +21,8 @@ def totals(tmp_path, game: dict, rules: str) -> list[int]:
     return [player.total for player in scored.players]
 
 
-def test_gentle_siege_differs_on_a_smallest_position(cli, tmp_path, monkeypatch):
-    found = run(cli, tmp_path, monkeypatch, "--rules", "standard", "--rules", "gentle-siege")
+def test_gentle_siege_differs_on_a_smallest_position(cli, tmp_path, search_board):
+    found = run(cli, "--rules", "standard", "--rules", "gentle-siege")
     assert found["rules"] == ["standard", "gentle-siege"]
     total = found["total_diff"]
     assert total["result"] == "differs"
@@ -52,11 +38,9 @@ def test_gentle_siege_differs_on_a_smallest_position(cli, tmp_path, monkeypatch)
     assert standard.winners != gentle.winners
 
 
-def test_union_cores_needs_two_cores_and_never_changes_a_lone_winner(cli, tmp_path, monkeypatch):
+def test_union_cores_needs_two_cores_and_never_changes_a_lone_winner(cli, tmp_path, search_board):
     found = run(
         cli,
-        tmp_path,
-        monkeypatch,
         "--rules",
         "standard",
         "--rules",
@@ -75,10 +59,8 @@ def test_union_cores_needs_two_cores_and_never_changes_a_lone_winner(cli, tmp_pa
     }
 
 
-def test_a_rule_set_is_equivalent_to_itself(cli, tmp_path, monkeypatch):
-    found = run(
-        cli, tmp_path, monkeypatch, "--rules", "standard", "--rules", "standard", "--players", "1"
-    )
+def test_a_rule_set_is_equivalent_to_itself(cli, tmp_path, search_board):
+    found = run(cli, "--rules", "standard", "--rules", "standard", "--players", "1")
     assert found["total_diff"]["result"] == "equivalent"
     assert found["winner_diff"]["result"] == "equivalent"
 
