@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from evlogic.boards import Board, load_board, resolve_board
+from evlogic.resources import display_path
 from evlogic.rulesets import RuleSet, load_rule_set, rule_set_from_field
 from evlogic.yamlfile import Field, read_yaml, yaml_document
 
@@ -136,26 +137,19 @@ def _state_id(item: Field, board: Board) -> str:
 def load_game(path: Path, source: str | None = None, rules: RuleSet | None = None) -> Game:
     """Load a game file and the board it names; ``rules`` overrides the
     file's ``rules:`` (default: standard)."""
-    return _game_from_document(read_yaml(path, source), path.parent, rules)
+    return game_from_document(read_yaml(path, source), path.parent, rules)
 
 
 def load_game_text(text: str, source: str, base: Path, rules: RuleSet | None = None) -> Game:
     """Load a game from YAML text; a board path is relative to ``base``."""
-    return _game_from_document(yaml_document(text, source), base, rules)
+    return game_from_document(yaml_document(text, source), base, rules)
 
 
-def _game_from_document(top: Field, base: Path, rules: RuleSet | None) -> Game:
+def game_from_document(top: Field, base: Path, rules: RuleSet | None = None) -> Game:
+    """A game from a parsed game file; a board path is relative to ``base``."""
     fields = top.fields(*GAME_KEYS, what="a game mapping")
     board_path = resolve_board(fields["board"], base)
-    board = load_board(board_path, _display_path(board_path))
+    board = load_board(board_path, display_path(board_path))
     if rules is None and "rules" in fields:
         rules = rule_set_from_field(fields["rules"], base)
     return game_from_fields(fields, board, top.source, rules)
-
-
-def _display_path(board_path: Path) -> str:
-    """How to name the board file in errors: as the user would find it."""
-    try:
-        return str(board_path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(board_path)

@@ -21,6 +21,15 @@ def _directory(name: str) -> Path:
     raise FileNotFoundError(f"evlogic is installed without its {name}/ directory")
 
 
+def display_path(path: Path) -> str:
+    """How to name a file in messages: relative to the working directory
+    when it is below it (as the user would find it), else in full."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
 def rules_dir() -> Path:
     return _directory("rules")
 

@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 
 from evlogic.errors import InputError
-from evlogic.resources import rules_dir
+from evlogic.resources import display_path, rules_dir
 from evlogic.yamlfile import Field, closest, read_yaml
 
 #: Parameters a rule set may set, and what each must be.
@@ -115,7 +115,7 @@ def _from_file(path: Path, chain: tuple[Path, ...]) -> RuleSet:
     if resolved in chain:
         cycle = " -> ".join(p.stem for p in (*chain, resolved))
         raise InputError(str(path), f"extends: a cycle ({cycle})", field="extends")
-    top = read_yaml(path, _display(path))
+    top = read_yaml(path, display_path(path))
     return _from_mapping(top, path.parent, (*chain, resolved), default_name=path.stem)
 
 
@@ -198,10 +198,3 @@ def _program_path(item: Field, base: Path) -> Path:
     if not path.is_file():
         raise item.error(f"rule program {text!r} not found (looked for {path})")
     return path
-
-
-def _display(path: Path) -> str:
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from evlogic.engine import score_game
 from evlogic.errors import InputError
-from evlogic.games import GAME_KEYS, load_game
+from evlogic.games import GAME_KEYS, game_from_document
 from evlogic.report import PlayerScore, ScoreReport
 from evlogic.resources import examples_dir
 from evlogic.rulesets import RuleSet
@@ -68,7 +68,7 @@ def verify_file(name: str, path: Path, rules: RuleSet | None = None) -> Scenario
     fields = top.fields(*GAME_KEYS, what="a game mapping")
     if "expect" not in fields:
         raise top.error("no expect: key: nothing to verify")
-    game = load_game(path, name, rules)
+    game = game_from_document(top, path.parent, rules)
     report = score_game(game)
     failures = list(_compare(fields["expect"], report))
     return ScenarioResult(name, not failures, failures)
