@@ -20,7 +20,7 @@ from evlogic.report import atoms_by_position
 from evlogic.rulesets import RuleSet
 from evlogic.solver import Search, SolverError, rule_paths, solve
 
-REPORT_RULES = ("position.lp", "region.lp", "board_report.lp")
+REPORT_RULES = ("position.lp", "cores.lp", "region.lp", "board_report.lp")
 
 
 @dataclass(frozen=True)

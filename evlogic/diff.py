@@ -3,9 +3,9 @@
 Both rule sets score the same chosen position side by side in one grounding
 (``rules/diff/position.lp``: rule set 0 scores position 0, rule set 1 its
 copy, position 1); ``rules/diff/total.lp`` and ``winner.lp`` say what
-counts as disagreeing.  The search is the one of ``evlogic check``: the bound
-on owned states rises one at a time, so the first witness is a smallest one,
-and no witness at the last bound proves the rule sets equivalent there.
+counts as disagreeing.  The search (``evlogic.search``) is the one of
+``evlogic check``: a smallest witness, or the proof that the rule sets agree
+on every position of the board.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from evlogic.boards import Board
-from evlogic.check import position_game, search
 from evlogic.resources import rules_dir
 from evlogic.rulesets import RuleSet
+from evlogic.search import position_game, search
 
 OUTCOME = {"counterexample": "differs", "holds": "equivalent", "unknown": "unknown"}
 

@@ -13,13 +13,15 @@ from pathlib import Path
 
 import clingo
 
-from evlogic.resources import rules_dir
+from evlogic.errors import InputError
+from evlogic.resources import display_path, rules_dir
 
 #: The scoring program, one concern per file (see each file's header).  The
 #: numbers it reads come from a rule set (evlogic.rulesets) as facts.
 SCORING_RULES: tuple[str, ...] = (
     "position.lp",
     "face.lp",
+    "cores.lp",
     "region.lp",
     "region_order.lp",
     "siege.lp",
@@ -45,22 +47,42 @@ def rule_paths(names: Sequence[str] = SCORING_RULES) -> list[Path]:
     return [directory / name for name in names]
 
 
-def ground(facts: str, rules: Sequence[Path], options: Sequence[str] = ()) -> clingo.Control:
+def ground(
+    facts: str,
+    rules: Sequence[Path],
+    options: Sequence[str] = (),
+    user_files: Sequence[Path] = (),
+) -> clingo.Control:
     """A control with ``rules`` and ``facts`` (program text of facts over
     numbers, see evlogic.facts) grounded, multi-shot layers included (see
-    rules/region_order.lp).  Any clingo message but "undefined atom" (input
-    predicates may have no facts) is a bug in the rules: SolverError."""
+    rules/region_order.lp).
+
+    Any clingo message about ``user_files`` (programs a user wrote: a
+    property, a rule set's extra .lp files), undefined atoms included, is
+    an InputError naming the file and line: a misspelt predicate there would
+    otherwise silently never hold.  Elsewhere, any message but "undefined
+    atom" (input predicates may have no facts) is a bug: SolverError."""
     messages: list[str] = []
+    user_messages: list[str] = []
+    prefixes = tuple(f"{path}:" for path in user_files)
 
     def log(code: clingo.MessageCode, message: str) -> None:
-        if code != clingo.MessageCode.AtomUndefined:
+        if message.startswith(prefixes):
+            user_messages.append(message.strip())
+        elif code != clingo.MessageCode.AtomUndefined:
             messages.append(message.strip())
 
     control = clingo.Control(list(options), logger=log)
-    for path in rules:
-        control.load(str(path))
-    control.add("base", [], facts)
-    control.ground([("base", [])])
+    try:
+        for path in rules:
+            control.load(str(path))
+        control.add("base", [], facts)
+        control.ground([("base", [])])
+    except RuntimeError:
+        if not user_messages:
+            raise
+    if user_messages:
+        raise user_program_error(user_messages[0])
     layer = 0
     while _is_fact(control, clingo.Function("grew", [clingo.Number(layer)])):
         layer += 1
@@ -78,6 +100,20 @@ def solve(facts: str, rules: Sequence[Path] | None = None) -> list[clingo.Symbol
         for model in handle:
             return model.symbols(shown=True)
     raise SolverError("the scoring rules have no answer set for this input")
+
+
+def user_program_error(message: str) -> InputError:
+    """A clingo message about a user's .lp file as one line: FILE: line N: what."""
+    location, _, rest = message.partition(": ")
+    path, line, *_ = location.split(":")
+    kind, _, detail = rest.partition(": ")
+    lines = [part.strip() for part in detail.split("\n") if part.strip()]
+    if kind == "info" and lines and lines[0].startswith("atom does not occur"):
+        what = f"{lines[-1]} is never defined (a misspelt predicate? declare it with #defined "
+        what += "if it may have no atoms)"
+    else:
+        what = "; ".join(lines)
+    return InputError(display_path(Path(path)), what, line=int(line))
 
 
 def _is_fact(control: clingo.Control, atom: clingo.Symbol) -> bool:

@@ -10,8 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from evlogic.engine import score_game
+from evlogic.facts import board_program, game_program
 from evlogic.games import Game
 from evlogic.rulesets import rule_set_from_field
+from evlogic.search import SEARCH_RULES
+from evlogic.solver import rule_paths, solve
 from evlogic.yamlfile import yaml_document
 from plain_scorer import Rules, score_position
 from strategies import as_game, positions
@@ -99,3 +102,31 @@ def test_engine_agrees_with_the_plain_scorer_under_any_rule_set(position, varian
     )
     assert engine["rules"] == "random"
     assert_agree(engine, plain)
+
+
+# --- the searches' encodings score like the scorer ----------------------------
+
+SEARCH_SCORING = [name for name in SEARCH_RULES if name != "generate.lp"]
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(), rule_variants)
+def test_search_encodings_give_the_scorers_totals_and_winners(position, variant):
+    """`check` and `diff` read points and winners_by_points.lp; scoring reads
+    totals.lp.  Both must tell the same story on every position."""
+    board, players = position
+    document = yaml_document(yaml.safe_dump({"name": "random", **variant}), "rules.yaml")
+    rules = rule_set_from_field(document, Path("."))
+    plain_game = as_game(board, players)
+    game = Game(plain_game.board, plain_game.players, plain_game.source, rules)
+    report = score_game(game).to_dict()
+    facts = rules.program() + board_program(game.board) + game_program(game)
+    atoms = solve(facts, rule_paths(SEARCH_SCORING))
+    totals = {p: 0 for p in range(len(players))}
+    for atom in atoms:
+        if atom.name == "points":
+            totals[atom.arguments[1].number] += atom.arguments[2].number
+    winners = sorted(a.arguments[1].number for a in atoms if a.name == "winner")
+    assert [totals[p] for p in sorted(totals)] == [p["total"] for p in report["players"]]
+    names = [p["name"] for p in report["players"]]
+    assert [names[p] for p in winners] == report["winners"]

@@ -104,30 +104,28 @@ def test_face_doubles_swing_states_but_not_the_home():
     unique_model(
         ["face.lp"],
         FACE + "param(0,home_swing,false).",
-        has=['multiplied(0,0,"A")', "face_ev(0,0,22)"],  # 5 + 2 x 7 + 3
-        lacks=['multiplied(0,0,"H")', 'multiplied(0,0,"B")'],
+        has=['face_value(0,0,"H",5)', 'face_value(0,0,"A",14)', 'face_value(0,0,"B",3)'],
+        lacks=['multiplied(0,0,"H")', 'multiplied(0,0,"B")', 'face_value(0,0,"A",7)'],
     )
 
 
 def test_face_home_swing_parameter_doubles_the_home_too():
-    unique_model(["face.lp"], FACE + "param(0,home_swing,true).", has=["face_ev(0,0,27)"])
+    unique_model(
+        ["face.lp"],
+        FACE + "param(0,home_swing,true).",
+        has=['face_value(0,0,"H",10)'],
+        lacks=['face_value(0,0,"H",5)'],
+    )
 
 
 def test_face_multiplier_is_read_from_the_parameter():
     program = FACE.replace("param(0,swing_multiplier,2)", "param(0,swing_multiplier,3)")
-    unique_model(["face.lp"], program + "param(0,home_swing,false).", has=["face_ev(0,0,29)"])
-
-
-def test_face_of_a_player_with_only_a_home():
     unique_model(
-        ["face.lp"],
-        'player(0,0). home(0,0,"H"). owned(0,0,"H"). ev("H",4). param(0,swing_multiplier,2). '
-        "param(0,home_swing,false).",
-        has=["face_ev(0,0,4)"],
+        ["face.lp"], program + "param(0,home_swing,false).", has=['face_value(0,0,"A",21)']
     )
 
 
-# --- region.lp -------------------------------------------------------------
+# --- cores.lp, region.lp ---------------------------------------------------
 
 
 def region_program(owned: list[str], links: int = 2, mode: str = "best_core") -> str:
@@ -141,7 +139,7 @@ def region_program(owned: list[str], links: int = 2, mode: str = "best_core") ->
 
 def test_region_core_needs_two_mutually_touching_home_neighbours():
     unique_model(
-        ["region.lp"],
+        ["cores.lp", "region.lp"],
         region_program(["A", "C"]),
         has=["region_size(0,0,0)"],
         lacks=['core(0,0,("A","C"))'],
@@ -151,7 +149,7 @@ def test_region_core_needs_two_mutually_touching_home_neighbours():
 def test_region_grows_through_two_links_only():
     # Core H-A-B; D touches A and B (joins); E touches only C (not owned path).
     unique_model(
-        ["region.lp"],
+        ["cores.lp", "region.lp"],
         region_program(["A", "B", "D", "E"]),
         has=['core(0,0,("A","B"))', 'region(0,0,"D")', "region_size(0,0,4)"],
         lacks=['region(0,0,"E")'],
@@ -161,7 +159,7 @@ def test_region_grows_through_two_links_only():
 def test_region_ties_go_to_the_smallest_core():
     # Cores H-A-B and H-B-C both give 3 states: (A,B) < (B,C).
     unique_model(
-        ["region.lp"],
+        ["cores.lp", "region.lp"],
         region_program(["A", "B", "C"]),
         has=['core(0,0,("A","B"))', "region_size(0,0,4)"],
         lacks=['core(0,0,("B","C"))'],
@@ -182,7 +180,7 @@ def test_region_prefers_the_core_that_yields_more_states():
     """
     )
     unique_model(
-        ["region.lp"],
+        ["cores.lp", "region.lp"],
         program,
         has=['core(0,0,("X","Y"))', "region_size(0,0,5)"],
         lacks=['core(0,0,("A","B"))', 'region(0,0,"A")'],
@@ -199,12 +197,12 @@ def test_region_union_counts_every_core():
         owned(0,0,"D"). owned(0,0,"E"). param(0,links_needed,2).
     """
     unique_model(
-        ["region.lp"],
+        ["cores.lp", "region.lp"],
         program + "param(0,region,best_core).",
         has=["region_size(0,0,3)", 'core(0,0,("A","B"))'],
     )
     unique_model(
-        ["region.lp"],
+        ["cores.lp", "region.lp"],
         program + "param(0,region,union).",
         has=["region_size(0,0,5)", 'core(0,0,("A","B"))', 'seed(0,0,"D")'],
     )
@@ -213,9 +211,44 @@ def test_region_union_counts_every_core():
 def test_region_links_needed_is_read_from_the_parameter():
     # With one link C joins through H or B, then E through C alone.
     unique_model(
-        ["region.lp"],
+        ["cores.lp", "region.lp"],
         region_program(["A", "B", "C", "E"], links=1),
         has=['region(0,0,"E")', "region_size(0,0,5)"],
+    )
+
+
+def test_cores_reach_the_tiers_of_the_largest_closure():
+    # Core (X,Y) grows to 5 states, core (A,B) stays at 3 (see above).
+    program = (
+        DIAMOND
+        + """
+        edge("X","H"). edge("X","Y"). edge("Y","H"). edge("Z","X"). edge("Z","Y").
+        edge("W","Z"). edge("W","Y").
+        player(0,0). home(0,0,"H"). owned(0,0,"H"). owned(0,0,"A"). owned(0,0,"B").
+        owned(0,0,"X"). owned(0,0,"Y"). owned(0,0,"Z"). owned(0,0,"W").
+        param(0,links_needed,2). tier(0,3,15). tier(0,5,35). tier(0,6,45). tier(0,8,60).
+    """
+    )
+    unique_model(
+        ["cores.lp"],
+        program + "param(0,region,best_core).",
+        has=["region_reaches(0,0,3)", "region_reaches(0,0,5)"],
+        lacks=["region_reaches(0,0,6)"],
+    )
+    # Together the two closures hold H, A, B, X, Y, Z, W: 7 states.
+    unique_model(
+        ["cores.lp"],
+        program + "param(0,region,union).",
+        has=["region_reaches(0,0,6)"],
+        lacks=["region_reaches(0,0,8)"],
+    )
+
+
+def test_cores_reach_nothing_without_a_core():
+    unique_model(
+        ["cores.lp"],
+        region_program(["A", "C"]) + "tier(0,1,5). tier(0,3,15).",
+        lacks=["region_reaches(0,0,1)", "region_reaches(0,0,3)"],
     )
 
 
@@ -298,8 +331,10 @@ def test_siege_counts_opponent_owned_home_neighbours_only():
 TIERS = "tier(0,3,15). tier(0,4,25). tier(0,5,35). tier(0,6,45)."
 
 
-def bonus_program(size: int, penalty: int) -> str:
-    return f"player(0,0). region_size(0,0,{size}). siege_penalty(0,0,{penalty}). {TIERS}"
+def bonus_program(size: int, penalty: int, tiers: tuple[int, ...] = (3, 4, 5, 6)) -> str:
+    """A region of ``size`` states reaches every tier size up to it (cores.lp)."""
+    reached = "".join(f"region_reaches(0,0,{t}). " for t in tiers if t <= size)
+    return f"player(0,0). {reached}siege_penalty(0,0,{penalty}). {TIERS}"
 
 
 def test_bonus_tiers_by_region_size():
@@ -314,23 +349,72 @@ def test_bonus_siege_cuts_only_down_to_zero():
 
 
 def test_bonus_largest_tier_not_above_the_size_applies_even_if_unordered():
-    program = "player(0,0). region_size(0,0,5). siege_penalty(0,0,0). tier(0,3,40). tier(0,5,10)."
-    unique_model(["bonus.lp"], program, has=["region_bonus(0,0,10)"])
+    program = "player(0,0). region_reaches(0,0,3). region_reaches(0,0,5). siege_penalty(0,0,0). "
+    unique_model(
+        ["bonus.lp"], program + "tier(0,3,40). tier(0,5,10).", has=["region_bonus(0,0,10)"]
+    )
 
 
-# --- totals.lp -------------------------------------------------------------
+# --- points.lp, totals.lp, winners_by_points.lp, compare.lp ----------------
+
+POINTS = """
+    player(0,0). player(0,1). player(0,2).
+    face_value(0,0,1,20). face_value(0,0,2,10). net_bonus(0,0,5).
+    face_value(0,1,3,35). net_bonus(0,1,0).
+    face_value(0,2,4,20). net_bonus(0,2,0).
+"""
 
 
-def test_totals_add_face_and_net_bonus_and_ties_share_the_win():
+def test_points_list_every_source_and_totals_add_them_up():
+    unique_model(
+        ["points.lp", "totals.lp"],
+        POINTS,
+        has=[
+            "points(0,0,20,1)",
+            "points(0,0,5,bonus)",
+            "winner(0,0)",
+            "winner(0,1)",
+            "face_ev(0,0,30)",
+            "total(0,0,35)",
+            "face_ev(0,1,35)",
+            "total(0,1,35)",
+            "total(0,2,20)",
+        ],
+    )
+
+
+def test_winners_compare_points_and_ties_share_the_win():
+    unique_model(
+        ["points.lp", "winners_by_points.lp"],
+        POINTS,
+        has=["winner(0,0)", "winner(0,1)", "outscored(0,2)"],
+        lacks=["winner(0,2)", "outscored(0,0)"],
+    )
+
+
+def test_a_lone_player_wins():
+    unique_model(
+        ["points.lp", "winners_by_points.lp"], "player(0,0). net_bonus(0,0,0).", has=["winner(0,0)"]
+    )
+
+
+def test_compare_gives_one_change_per_source_that_changed():
     program = """
-        face_ev(0,0,30). net_bonus(0,0,5). face_ev(0,1,35). net_bonus(0,1,0).
-        face_ev(0,2,20). net_bonus(0,2,0).
+        compare(0,1).
+        points(0,0,7,1). points(0,0,3,2). points(0,0,15,bonus).
+        points(1,0,7,1). points(1,0,6,2). points(1,0,5,3). points(1,0,0,bonus).
+        points(0,0,4,9).
     """
     unique_model(
-        ["totals.lp"],
+        ["compare.lp"],
         program,
-        has=["total(0,0,35)", "total(0,1,35)", "winner(0,0)", "winner(0,1)"],
-        lacks=["winner(0,2)"],
+        has=[
+            "change(0,1,0,2,3)",
+            "change(0,1,0,3,5)",
+            "change(0,1,0,bonus,-15)",
+            "change(0,1,0,9,-4)",
+        ],
+        lacks=["change(0,1,0,1,0)"],
     )
 
 

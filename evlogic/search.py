@@ -1,0 +1,236 @@
+"""Searching every position for one that breaks something.
+
+``rules/generate.lp`` lets the solver choose a position (homes and owned
+states, unclaimed allowed), the scoring rules score it, and a program
+(a property of ``evlogic check``, or a diff of ``evlogic diff``) derives
+``violation`` when the position is a counterexample.  :func:`search` finds a
+smallest one or proves there is none; ``evlogic/check.py`` and
+``evlogic/diff.py`` turn the answer into reports.
+
+How the search is engineered (see bench/bench_search.py):
+
+* Totals are never materialised: properties compare points
+  (rules/compare.lp) and winners come from rules/winners_by_points.lp.
+* With one player, every home is its own grounding (``search_home/1``): the
+  grounder then only builds the cores around that home, some fifty times
+  smaller than all cores of all homes.  With more players the other homes
+  stay open, and one grounding for all is cheaper.
+* Phase 1 asks each grounding for any counterexample at all: "none" in every
+  one is the proof.  Phase 2 raises a bound on the owned states (homes
+  included) one at a time below the best size found, over every grounding:
+  the first bound with a model gives a smallest counterexample.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import clingo
+import clingo.ast
+
+from evlogic.boards import Board
+from evlogic.errors import InputError
+from evlogic.facts import board_program, state_ids
+from evlogic.resources import rules_dir
+from evlogic.solver import ground, rule_paths, user_program_error
+
+#: Scoring without materialised numbers: no totals, no region sizes, no
+#: chosen core (the bonus reads tier thresholds, rules/cores.lp).
+SEARCH_RULES = (
+    "position.lp",
+    "face.lp",
+    "cores.lp",
+    "siege.lp",
+    "bonus.lp",
+    "points.lp",
+    "winners_by_points.lp",
+    "compare.lp",
+    "generate.lp",
+)
+
+#: Seconds phase 1 gives each part when there are many (one per home).
+QUICK_LOOK = 0.1
+
+#: Predicates only rules/totals.lp defines.  A program that reads them gets
+#: the scoring's materialised totals: correct, but a much larger grounding.
+TOTALS_ONLY = {("total", 3), ("face_ev", 3), ("outscored", 2)}
+
+#: Predicates only rules/region.lp defines (the region that counts), loaded
+#: for the programs that read them.
+REGION_ONLY = {
+    ("core", 3),
+    ("beaten", 3),
+    ("counted", 3),
+    ("seed", 3),
+    ("region", 3),
+    ("region_size", 3),
+}
+
+
+def search_rules(programs: list[Path]) -> list[Path]:
+    """The rule files a search loads for these property or diff programs."""
+    names = list(SEARCH_RULES)
+    reads = read_predicates(programs)
+    if TOTALS_ONLY & reads:
+        names[names.index("winners_by_points.lp")] = "totals.lp"
+    if REGION_ONLY & reads:
+        names.insert(names.index("cores.lp") + 1, "region.lp")
+    return [*rule_paths(names), *programs]
+
+
+def read_predicates(programs: list[Path]) -> set[tuple[str, int]]:
+    """Every predicate (name, arity) that occurs in these programs; a syntax
+    error is an InputError naming the file and line."""
+    found: set[tuple[str, int]] = set()
+
+    class Collect(clingo.ast.Transformer):
+        def visit_SymbolicAtom(self, node: clingo.ast.AST) -> clingo.ast.AST:
+            term = node.symbol
+            if term.ast_type == clingo.ast.ASTType.Function:
+                found.add((term.name, len(term.arguments)))
+            return node
+
+    errors: list[str] = []
+    try:
+        clingo.ast.parse_files(
+            [str(path) for path in programs],
+            Collect(),
+            logger=lambda _code, message: errors.append(message.strip()),
+        )
+    except RuntimeError:
+        raise user_program_error(errors[0]) from None
+    return found
+
+
+def user_files(programs: list[Path]) -> list[Path]:
+    """The programs a user wrote (not shipped in rules/)."""
+    return [path for path in programs if rules_dir() not in path.resolve().parents]
+
+
+@dataclass
+class _Part:
+    """One grounding of the search: every position, or those with one home
+    for player 0."""
+
+    facts: str
+    control: clingo.Control | None = None
+    refuted: bool = False  # proved: no counterexample in this part
+
+
+def search(
+    board: Board,
+    rule_facts: str,
+    programs: list[Path],
+    players: int,
+    max_states: int | None,
+    timeout: float,
+) -> tuple[str, list[clingo.Symbol] | None, float]:
+    """Search every position with ``players`` players and at most
+    ``max_states`` owned states for ``violation``.  Returns ("holds" |
+    "counterexample" | "unknown", the shown atoms of the smallest
+    counterexample found, seconds)."""
+    if not 1 <= players <= len(board.states):
+        raise InputError("--players", f"must be between 1 and {len(board.states)}")
+    started = time.monotonic()
+    deadline = started + timeout
+    top = len(board.states) if max_states is None else min(max_states, len(board.states))
+    rules = search_rules(programs)
+    own = user_files(programs)
+    bounds = range(players, top + 1)
+    common = (
+        rule_facts
+        + board_program(board)
+        + f"search_players({players}).\n"
+        + "".join(f"#external limit({k}).\n" for k in bounds)
+    )
+    if players == 1:
+        parts = [_Part(common + f"search_home({s}).\n") for s in range(len(board.states))]
+    else:
+        parts = [_Part(common)]
+
+    def grounded(part: _Part) -> clingo.Control:
+        if part.control is None:
+            part.control = ground(part.facts, rules, user_files=own)
+        return part.control
+
+    def elapsed() -> float:
+        return time.monotonic() - started
+
+    # Phase 1: a quick look at each part for any counterexample at all.
+    # "None" in every part is the proof; a model bounds phase 2.
+    best: list[clingo.Symbol] | None = None
+    look = timeout / 2 if len(parts) == 1 else min(QUICK_LOOK, timeout / 2 / len(parts))
+    for part in parts:
+        bound = None if max_states is None else top
+        outcome, symbols = _solve(grounded(part), bound, min(deadline, time.monotonic() + look))
+        part.refuted = outcome == "unsat"
+        if outcome == "model" and (best is None or _owned_count(symbols) < _owned_count(best)):
+            best = symbols
+    if best is None and all(part.refuted for part in parts):
+        return "holds", None, elapsed()
+    size = top + 1 if best is None else _owned_count(best)
+
+    # Phase 2: the bound rises one at a time over every part left; the first
+    # model is a smallest counterexample, no model at the top is the proof.
+    for bound in range(players, min(size - 1, top) + 1):
+        for part in parts:
+            if part.refuted:
+                continue
+            outcome, symbols = _solve(grounded(part), bound, deadline)
+            if outcome == "model":
+                return "counterexample", symbols, elapsed()
+            if outcome == "unknown":
+                return ("unknown" if best is None else "counterexample"), best, elapsed()
+    if best is not None:
+        return "counterexample", best, elapsed()
+    return "holds", None, elapsed()
+
+
+def _solve(
+    control: clingo.Control, bound: int | None, deadline: float
+) -> tuple[str, list[clingo.Symbol] | None]:
+    """("model" | "unsat" | "unknown", shown atoms) for positions with at
+    most ``bound`` owned states (None: any number), by ``deadline``."""
+    for atom in control.symbolic_atoms.by_signature("limit", 1):
+        if atom.is_external:
+            control.assign_external(atom.symbol, atom.symbol.arguments[0].number == bound)
+    with control.solve(yield_=True, async_=True) as handle:
+        if not handle.wait(max(0.0, deadline - time.monotonic())):
+            handle.cancel()
+            return "unknown", None
+        model = handle.model()
+        if model is not None:
+            return "model", model.symbols(shown=True)
+        return "unsat", None
+
+
+def _owned_count(symbols: list[clingo.Symbol]) -> int:
+    return sum(symbol.name in ("home", "owned") for symbol in symbols)
+
+
+def position_game(
+    symbols: list[clingo.Symbol],
+    board: Board,
+    board_reference: str,
+    rules_reference: str,
+    players: int,
+) -> dict:
+    """A found position as a game mapping (the game-file schema)."""
+    ids = state_ids(board)
+    homes: dict[int, str] = {}
+    states: dict[int, list[str]] = {p: [] for p in range(players)}
+    for symbol in symbols:
+        if symbol.name == "home":
+            homes[symbol.arguments[0].number] = ids[symbol.arguments[1].number]
+        elif symbol.name == "owned":
+            states[symbol.arguments[0].number].append(ids[symbol.arguments[1].number])
+    return {
+        "board": board_reference,
+        "rules": rules_reference,
+        "players": [
+            {"name": f"P{p + 1}", "home": homes[p], "states": sorted(states[p])}
+            for p in range(players)
+        ],
+    }
