@@ -30,6 +30,7 @@ class CheckResult:
     counterexample: dict | None  # a game mapping (game-file schema)
     seconds: float
     max_states: int | None  # "holds" covers positions with at most this many owned states
+    smallest: bool = False  # the counterexample is proved to have the fewest owned states
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -39,6 +40,7 @@ class CheckResult:
             "rules": self.rules,
             "result": self.result,
             "counterexample": self.counterexample,
+            "smallest": self.smallest,
             "seconds": round(self.seconds, 3),
         }
 
@@ -68,12 +70,20 @@ def check(
     timeout: float = 60.0,
 ) -> CheckResult:
     name, path = resolve_property(reference)
-    result, found, seconds = search(
-        board, rules.program(), [*rules.programs, path], players, max_states, timeout
-    )
+    outcome = search(board, rules.program(), [*rules.programs, path], players, max_states, timeout)
     game = (
         None
-        if found is None
-        else position_game(found, board, board_reference, rules_reference, players)
+        if outcome.found is None
+        else position_game(outcome.found, board, board_reference, rules_reference, players)
     )
-    return CheckResult(name, board.name, players, rules.name, result, game, seconds, max_states)
+    return CheckResult(
+        name,
+        board.name,
+        players,
+        rules.name,
+        outcome.result,
+        game,
+        outcome.seconds,
+        max_states,
+        outcome.smallest,
+    )

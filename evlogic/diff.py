@@ -25,11 +25,13 @@ class DiffSearch:
     result: str  # differs | equivalent | unknown
     counterexample: dict | None  # a game mapping, rules: the first rule set
     seconds: float
+    smallest: bool = False  # the witness is proved to have the fewest owned states
 
     def to_dict(self) -> dict[str, object]:
         return {
             "result": self.result,
             "counterexample": self.counterexample,
+            "smallest": self.smallest,
             "seconds": round(self.seconds, 3),
         }
 
@@ -66,7 +68,7 @@ def diff(
     programs = [*first.programs, *second.programs, rules_dir() / "diff" / "position.lp"]
     searches = []
     for kind in ("total", "winner"):
-        outcome, found, seconds = search(
+        outcome = search(
             board,
             facts,
             [*programs, rules_dir() / "diff" / f"{kind}.lp"],
@@ -76,8 +78,10 @@ def diff(
         )
         game = (
             None
-            if found is None
-            else position_game(found, board, board_reference, first_reference, players)
+            if outcome.found is None
+            else position_game(outcome.found, board, board_reference, first_reference, players)
         )
-        searches.append(DiffSearch(OUTCOME[outcome], game, seconds))
+        searches.append(
+            DiffSearch(OUTCOME[outcome.result], game, outcome.seconds, outcome.smallest)
+        )
     return DiffResult((first_reference, second_reference), board.name, players, *searches)

@@ -230,8 +230,18 @@ def board_report_to_text(report: BoardReport) -> str:
     return "\n".join(lines) + "\n"
 
 
+def players_text(count: int) -> str:
+    return f"{count} player" if count == 1 else f"{count} players"
+
+
+def smallest_text(smallest: bool) -> str:
+    if smallest:
+        return "a smallest one (fewest owned states)"
+    return "not proved smallest: time ran out before every smaller size was ruled out"
+
+
 def check_to_text(result: CheckResult) -> str:
-    where = f"{result.board} with {result.players} players ({result.rules} rules)"
+    where = f"{result.board} with {players_text(result.players)} ({result.rules} rules)"
     if result.max_states is not None:
         where += f", at most {result.max_states} owned states"
     took = f"{result.seconds:.1f} s"
@@ -242,7 +252,7 @@ def check_to_text(result: CheckResult) -> str:
     game = yaml.safe_dump(result.counterexample, sort_keys=False, allow_unicode=True)
     return (
         f"# {result.property}: counterexample on {where}, found in {took};\n"
-        f"# a smallest one (fewest owned states). Score it with: evlogic score FILE\n{game}"
+        f"# {smallest_text(result.smallest)}. Score it with: evlogic score FILE\n{game}"
     )
 
 
@@ -253,7 +263,7 @@ def diff_to_text(result: DiffResult, first: RuleSet, second: RuleSet, board: Boa
     from evlogic.yamlfile import Field
 
     a, b = result.rules
-    lines = [f"{a} vs {b} on {result.board} with {result.players} players"]
+    lines = [f"{a} vs {b} on {result.board} with {players_text(result.players)}"]
     for label, search in (
         ("a different total", result.total_diff),
         ("a different winner", result.winner_diff),
@@ -266,7 +276,10 @@ def diff_to_text(result: DiffResult, first: RuleSet, second: RuleSet, board: Boa
             lines.append(f"{label.capitalize()}: unknown, no answer within {search.seconds:.1f} s.")
             continue
         game = search.counterexample
-        lines.append(f"Smallest position with {label} (found in {search.seconds:.1f} s):")
+        lines.append(
+            f"Position with {label}, {smallest_text(search.smallest)} "
+            f"(found in {search.seconds:.1f} s):"
+        )
         lines.append(yaml.safe_dump(game, sort_keys=False, allow_unicode=True).rstrip())
         top = Field("diff", "", game, None, None)
         fields = top.fields(["players"], ["board", "rules"])

@@ -109,6 +109,14 @@ def user_files(programs: list[Path]) -> list[Path]:
     return [path for path in programs if rules_dir() not in path.resolve().parents]
 
 
+@dataclass(frozen=True)
+class SearchOutcome:
+    result: str  # holds | counterexample | unknown
+    found: list[clingo.Symbol] | None  # shown atoms of the smallest counterexample found
+    seconds: float
+    smallest: bool  # every smaller position was ruled out (proved minimal)
+
+
 @dataclass
 class _Part:
     """One grounding of the search: every position, or those with one home
@@ -126,11 +134,9 @@ def search(
     players: int,
     max_states: int | None,
     timeout: float,
-) -> tuple[str, list[clingo.Symbol] | None, float]:
+) -> SearchOutcome:
     """Search every position with ``players`` players and at most
-    ``max_states`` owned states for ``violation``.  Returns ("holds" |
-    "counterexample" | "unknown", the shown atoms of the smallest
-    counterexample found, seconds)."""
+    ``max_states`` owned states for ``violation``."""
     if not 1 <= players <= len(board.states):
         raise InputError("--players", f"must be between 1 and {len(board.states)}")
     started = time.monotonic()
@@ -169,7 +175,7 @@ def search(
         if outcome == "model" and (best is None or _owned_count(symbols) < _owned_count(best)):
             best = symbols
     if best is None and all(part.refuted for part in parts):
-        return "holds", None, elapsed()
+        return SearchOutcome("holds", None, elapsed(), False)
     size = top + 1 if best is None else _owned_count(best)
 
     # Phase 2: the bound rises one at a time over every part left; the first
@@ -180,12 +186,13 @@ def search(
                 continue
             outcome, symbols = _solve(grounded(part), bound, deadline)
             if outcome == "model":
-                return "counterexample", symbols, elapsed()
+                return SearchOutcome("counterexample", symbols, elapsed(), True)
             if outcome == "unknown":
-                return ("unknown" if best is None else "counterexample"), best, elapsed()
+                result = "unknown" if best is None else "counterexample"
+                return SearchOutcome(result, best, elapsed(), False)
     if best is not None:
-        return "counterexample", best, elapsed()
-    return "holds", None, elapsed()
+        return SearchOutcome("counterexample", best, elapsed(), True)
+    return SearchOutcome("holds", None, elapsed(), False)
 
 
 def _solve(

@@ -6,6 +6,7 @@ import yaml
 
 from evlogic.engine import score_game
 from evlogic.games import load_game
+from evlogic.rulesets import load_rule_set
 
 
 def test_a_false_property_gives_a_smallest_counterexample_that_rescores(
@@ -15,7 +16,7 @@ def test_a_false_property_gives_a_smallest_counterexample_that_rescores(
     result = cli("check", "big-region.lp", "--board", "board.yaml", "--format", "json")
     assert result.code == 0, result.err
     found = result.json()
-    assert found["result"] == "counterexample"
+    assert found["result"] == "counterexample" and found["smallest"] is True
     game = found["counterexample"]
     assert game["board"] == "board.yaml" and game["rules"] == "standard"
     # Smallest: P1's home and three more states, P2's home.
@@ -47,3 +48,87 @@ def test_a_tiny_time_limit_answers_unknown(cli):
 def test_unknown_property_is_an_error(cli):
     result = cli("check", "bonus-bound")
     assert result.code == 2 and "did you mean 'bonus-bounds'" in result.err
+
+
+def test_a_property_may_read_the_scorers_totals(cli, tmp_path, search_board):
+    """total/3 is not part of the searches' lean encoding; a property that reads
+    it gets the scorer's totals, and the same smallest answer as one that reads
+    points."""
+    (tmp_path / "by-total.lp").write_text("violation :- total(0, 0, T), T >= 21.\n")
+    (tmp_path / "by-points.lp").write_text(
+        "violation :- #sum{ V, S : points(0, 0, V, S) } >= 21.\n"
+    )
+    games = []
+    for name in ("by-total.lp", "by-points.lp"):
+        result = cli("check", name, "--board", "board.yaml", "--format", "json")
+        assert result.code == 0, result.err
+        assert result.json()["result"] == "counterexample"
+        games.append(result.json()["counterexample"])
+        (tmp_path / "found.yaml").write_text(yaml.safe_dump(games[-1]))
+        assert score_game(load_game(tmp_path / "found.yaml")).players[0].total >= 21
+    sizes = [sum(1 + len(p["states"]) for p in game["players"]) for game in games]
+    assert sizes[0] == sizes[1]
+
+
+def test_a_misspelt_predicate_in_a_property_is_an_error_not_a_proof(cli, tmp_path, search_board):
+    (tmp_path / "typo.lp").write_text("% checks totals\nviolation :- totl(0, P, T), T > 3.\n")
+    result = cli("check", "typo.lp", "--board", "board.yaml")
+    assert result.code == 2
+    assert result.err.strip().splitlines() == [
+        "evlogic: error: typo.lp: line 2: totl(0,P,T) is never defined "
+        "(a misspelt predicate? declare it with #defined if it may have no atoms)"
+    ]
+
+
+def test_a_syntax_error_in_a_property_names_the_file_and_line(cli, tmp_path, search_board):
+    (tmp_path / "broken.lp").write_text("violation :- total(0, P, T\n")
+    result = cli("check", "broken.lp", "--board", "board.yaml")
+    assert result.code == 2
+    [line] = result.err.strip().splitlines()
+    assert line.startswith("evlogic: error: broken.lp: line 2: syntax error")
+
+
+def test_own_monotone_fails_under_tiers_that_shrink(cli, tmp_path, search_board):
+    """False by construction: a fourth region state drops the bonus from 40 to
+    5.  The counterexample must re-score so: some state P1 could still win
+    lowers P1's total."""
+    (tmp_path / "shrinking.yaml").write_text(
+        "name: shrinking\nextends: standard\ntiers: {3: 40, 4: 5}\n"
+    )
+    result = cli(
+        "check",
+        "own-monotone",
+        "--board",
+        "board.yaml",
+        "--rules",
+        "shrinking.yaml",
+        "--format",
+        "json",
+    )
+    assert result.code == 0, result.err
+    assert result.json()["result"] == "counterexample"
+    game = result.json()["counterexample"]
+    rules = load_rule_set("shrinking.yaml")
+
+    def total(position: dict) -> int:
+        (tmp_path / "position.yaml").write_text(yaml.safe_dump(position))
+        return score_game(load_game(tmp_path / "position.yaml", rules=rules)).players[0].total
+
+    before = total(game)
+    mine = {game["players"][0]["home"], *game["players"][0]["states"]}
+    homes = {player["home"] for player in game["players"]}
+    board = yaml.safe_load((tmp_path / "board.yaml").read_text())
+    afters = []
+    for state in sorted(set(board["states"]) - mine - homes):
+        players = [
+            {**player, "states": [s for s in player["states"] if s != state]}
+            for player in game["players"]
+        ]
+        players[0]["states"] = sorted([*players[0]["states"], state])
+        afters.append(total({**game, "players": players}))
+    assert min(afters) < before
+
+
+def test_own_monotone_holds_under_the_standard_rules(cli, search_board):
+    result = cli("check", "own-monotone", "--board", "board.yaml", "--format", "json")
+    assert result.json()["result"] == "holds"
