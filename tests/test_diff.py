@@ -49,12 +49,13 @@ def test_union_cores_needs_two_cores_and_never_changes_a_lone_winner(cli, tmp_pa
         "1",
     )
     game = found["total_diff"]["counterexample"]
-    assert found["total_diff"]["result"] == "differs"
+    assert found["total_diff"]["result"] == "differs" and found["total_diff"]["smallest"]
     assert len(game["players"][0]["states"]) == 4  # home + two triangles: 5 states
     assert totals(tmp_path, game, "standard") != totals(tmp_path, game, "union-cores")
     assert found["winner_diff"] == {
         "result": "equivalent",
         "counterexample": None,
+        "smallest": False,
         "seconds": found["winner_diff"]["seconds"],
     }
 
