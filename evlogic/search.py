@@ -9,16 +9,17 @@ smallest one or proves there is none; ``evlogic/check.py`` and
 
 How the search is engineered (see bench/bench_search.py):
 
-* Totals are never materialised: properties compare points
-  (rules/compare.lp) and winners come from rules/winners_by_points.lp.
-* With one player, every home is its own grounding (``search_home/1``): the
-  grounder then only builds the cores around that home, some fifty times
-  smaller than all cores of all homes.  With more players the other homes
-  stay open, and one grounding for all is cheaper.
-* Phase 1 asks each grounding for any counterexample at all: "none" in every
-  one is the proof.  Phase 2 raises a bound on the owned states (homes
-  included) one at a time below the best size found, over every grounding:
-  the first bound with a model gives a smallest counterexample.
+* No number is materialised: properties compare points (rules/compare.lp),
+  winners come from rules/winners_by_points.lp and the bonus from tier
+  thresholds (rules/cores.lp), so the grounding stays small.
+* One grounding, split by player 0's home: each part is a solve under the
+  assumption ``home(0, 0, H)``, which propagation turns into "only the cores
+  around H".  Clauses learnt in one part stay for the next.
+* Phase 1 asks each part for any counterexample at all, in rounds of growing
+  time slices, so that the easy parts are settled first: "none" in every
+  part is the proof.  Phase 2 asks every part left for a counterexample
+  with fewer owned states (homes included) than the best so far, until
+  none has one: the best is then a smallest counterexample.
 """
 
 from __future__ import annotations
@@ -50,8 +51,12 @@ SEARCH_RULES = (
     "generate.lp",
 )
 
-#: Seconds phase 1 gives each part when there are many (one per home).
+#: Seconds phase 1 first gives each part; every round gives four times more.
 QUICK_LOOK = 0.1
+
+#: clasp's "jumpy" configuration (aggressive restarts) settled the per-home
+#: proofs of bench/bench_search.py fastest of the built-in ones.
+SOLVER_OPTIONS = ("--configuration=jumpy",)
 
 #: Predicates only rules/totals.lp defines.  A program that reads them gets
 #: the scoring's materialised totals: correct, but a much larger grounding.
@@ -119,12 +124,10 @@ class SearchOutcome:
 
 @dataclass
 class _Part:
-    """One grounding of the search: every position, or those with one home
-    for player 0."""
+    """The positions where player 0's home is ``home`` (a state number)."""
 
-    facts: str
-    control: clingo.Control | None = None
-    refuted: bool = False  # proved: no counterexample in this part
+    home: int
+    refuted: bool = False  # proved: no counterexample here
 
 
 def search(
@@ -142,68 +145,65 @@ def search(
     started = time.monotonic()
     deadline = started + timeout
     top = len(board.states) if max_states is None else min(max_states, len(board.states))
-    rules = search_rules(programs)
-    own = user_files(programs)
-    bounds = range(players, top + 1)
-    common = (
+    programs_facts = (
         rule_facts
         + board_program(board)
         + f"search_players({players}).\n"
-        + "".join(f"#external limit({k}).\n" for k in bounds)
+        + "".join(f"#external limit({k}).\n" for k in range(players, top + 1))
     )
-    if players == 1:
-        parts = [_Part(common + f"search_home({s}).\n") for s in range(len(board.states))]
-    else:
-        parts = [_Part(common)]
-
-    def grounded(part: _Part) -> clingo.Control:
-        if part.control is None:
-            part.control = ground(part.facts, rules, user_files=own)
-        return part.control
+    control = ground(
+        programs_facts, search_rules(programs), SOLVER_OPTIONS, user_files=user_files(programs)
+    )
+    parts = [_Part(home) for home in range(len(board.states))]
 
     def elapsed() -> float:
         return time.monotonic() - started
 
-    # Phase 1: a quick look at each part for any counterexample at all.
-    # "None" in every part is the proof; a model bounds phase 2.
+    # Phase 1: any counterexample at all, part by part, in growing slices.
     best: list[clingo.Symbol] | None = None
-    look = timeout / 2 if len(parts) == 1 else min(QUICK_LOOK, timeout / 2 / len(parts))
-    for part in parts:
-        bound = None if max_states is None else top
-        outcome, symbols = _solve(grounded(part), bound, min(deadline, time.monotonic() + look))
-        part.refuted = outcome == "unsat"
-        if outcome == "model" and (best is None or _owned_count(symbols) < _owned_count(best)):
-            best = symbols
-    if best is None and all(part.refuted for part in parts):
-        return SearchOutcome("holds", None, elapsed(), False)
-    size = top + 1 if best is None else _owned_count(best)
-
-    # Phase 2: the bound rises one at a time over every part left; the first
-    # model is a smallest counterexample, no model at the top is the proof.
-    for bound in range(players, min(size - 1, top) + 1):
+    look = QUICK_LOOK
+    while best is None and time.monotonic() < deadline:
         for part in parts:
             if part.refuted:
                 continue
-            outcome, symbols = _solve(grounded(part), bound, deadline)
-            if outcome == "model":
-                return SearchOutcome("counterexample", symbols, elapsed(), True)
+            bound = None if max_states is None else top
+            outcome, best = _solve(
+                control, part.home, bound, min(deadline, time.monotonic() + look)
+            )
+            part.refuted = outcome == "unsat"
+            if best is not None:
+                break
+        if all(part.refuted for part in parts):
+            return SearchOutcome("holds", None, elapsed(), False)
+        look *= 4
+    if best is None:
+        return SearchOutcome("unknown", None, elapsed(), False)
+
+    # Phase 2: one pass over the parts left, each asked for a counterexample
+    # smaller than the best so far (a bound is "at most", so a part with none
+    # below one bound has none below any lower one either).
+    for part in parts:
+        while not part.refuted:
+            outcome, symbols = _solve(control, part.home, _owned_count(best) - 1, deadline)
             if outcome == "unknown":
-                result = "unknown" if best is None else "counterexample"
-                return SearchOutcome(result, best, elapsed(), False)
-    if best is not None:
-        return SearchOutcome("counterexample", best, elapsed(), True)
-    return SearchOutcome("holds", None, elapsed(), False)
+                return SearchOutcome("counterexample", best, elapsed(), False)
+            if outcome == "unsat":
+                break
+            best = symbols
+    return SearchOutcome("counterexample", best, elapsed(), True)
 
 
 def _solve(
-    control: clingo.Control, bound: int | None, deadline: float
+    control: clingo.Control, home: int, bound: int | None, deadline: float
 ) -> tuple[str, list[clingo.Symbol] | None]:
-    """("model" | "unsat" | "unknown", shown atoms) for positions with at
-    most ``bound`` owned states (None: any number), by ``deadline``."""
+    """("model" | "unsat" | "unknown", shown atoms) for positions where player
+    0's home is ``home``, with at most ``bound`` owned states (None: any
+    number), by ``deadline``."""
     for atom in control.symbolic_atoms.by_signature("limit", 1):
         if atom.is_external:
             control.assign_external(atom.symbol, atom.symbol.arguments[0].number == bound)
-    with control.solve(yield_=True, async_=True) as handle:
+    assumption = clingo.Function("home", [clingo.Number(0), clingo.Number(0), clingo.Number(home)])
+    with control.solve(assumptions=[(assumption, True)], yield_=True, async_=True) as handle:
         if not handle.wait(max(0.0, deadline - time.monotonic())):
             handle.cancel()
             return "unknown", None
