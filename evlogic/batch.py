@@ -97,7 +97,9 @@ def _rule_set(top: Field, value: object, options: BatchOptions) -> RuleSet:
     return rule_set_from_field(top.fields(*GAME_KEYS)["rules"], Path(options.base))
 
 
-def _game(number: int, text: str, options: BatchOptions) -> Game:
+def _game(number: int, text: str, options: BatchOptions, boards: dict[str, Board]) -> Game:
+    """The game on one line; ``boards`` caches the chunk's board references
+    (resolving a path and checking its file costs more than scoring)."""
     try:
         value = json.loads(text)
     except json.JSONDecodeError as error:
@@ -114,7 +116,9 @@ def _game(number: int, text: str, options: BatchOptions) -> Game:
     elif not isinstance(reference, str) or not reference.strip():
         top.fields(["players"], ["board", "rules"], what="a game mapping")["board"].text("a board")
     try:
-        board = _board(reference, options.base, options.source)
+        if reference not in boards:
+            boards[reference] = _board(reference, options.base, options.source)
+        board = boards[reference]
     except InputError as error:
         # A wrong reference is worded as is; a broken board file names itself.
         message = error.message if error.source == options.source else str(error)
@@ -135,9 +139,10 @@ def score_chunk(chunk: list[Line], options: BatchOptions) -> tuple[str, int, int
     workers: everything it needs comes in its arguments."""
     results: dict[int, dict] = {}
     by_board: dict[tuple[Board, RuleSet], list[tuple[int, Game]]] = defaultdict(list)
+    boards: dict[str, Board] = {}
     for number, text in chunk:
         try:
-            game = _game(number, text, options)
+            game = _game(number, text, options, boards)
         except InputError as error:
             results[number] = {"line": number, "error": str(error)}
         else:
