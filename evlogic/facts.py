@@ -45,13 +45,13 @@ def board_program(board: Board) -> str:
 
 
 def game_program(game: Game, index: int = 0) -> str:
-    """``game/1``, ``player/2``, ``home/3``, ``owned/3`` (home included) for
-    position ``index``."""
+    """``home/3`` and ``owned/3`` (the other states) for position ``index``;
+    rules/position.lp derives the rest (every fact parsed costs, in batches)."""
     number = state_numbers(game.board)
-    parts = [f"game({index})."]
+    parts = []
     for p, player in enumerate(game.players):
         home = number[player.home]
-        parts.append(f"player({index},{p}). home({index},{p},{home}). owned({index},{p},{home}).")
+        parts.append(f"home({index},{p},{home}).")
         parts.extend(f"owned({index},{p},{number[s]})." for s in player.states if s != player.home)
     return " ".join(parts) + "\n"
 

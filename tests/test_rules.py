@@ -78,6 +78,14 @@ def test_position_counts_states_won_homes_included():
     )
 
 
+def test_position_a_home_makes_a_player_who_owns_it():
+    unique_model(
+        ["position.lp"],
+        'home(3,1,"K"). owned(3,1,"A"). board_game_end(9).',
+        has=["game(3)", "player(3,1)", 'owned(3,1,"K")', "states_won(3,2)"],
+    )
+
+
 def test_position_is_final_when_the_game_end_state_is_won():
     unique_model(["position.lp"], POSITION + "board_game_end(3).", has=["final(0)"])
 
