@@ -19,7 +19,9 @@ How the search is engineered (see bench/bench_search.py):
   time slices, so that the easy parts are settled first: "none" in every
   part is the proof.  Phase 2 asks every part left for a counterexample
   with fewer owned states (homes included) than the best so far, until
-  none has one: the best is then a smallest counterexample.
+  none has one: the best is then a smallest counterexample.  The one
+  reported is the first of that size in the order of rules/canonical.lp,
+  the same every run.
 """
 
 from __future__ import annotations
@@ -190,7 +192,50 @@ def search(
             if outcome == "unsat":
                 break
             best = symbols
-    return SearchOutcome("counterexample", best, elapsed(), True)
+    canonical = _canonical(control, parts, _owned_count(best), deadline)
+    return SearchOutcome("counterexample", canonical or best, elapsed(), True)
+
+
+def _canonical(
+    control: clingo.Control, parts: list[_Part], size: int, deadline: float
+) -> list[clingo.Symbol] | None:
+    """The first counterexample of ``size`` owned states in the order of
+    rules/canonical.lp: the same one every run, however the time slices fell
+    (None if the time runs out first).  Homes are tried in order, so only
+    the first home with such a counterexample is optimised."""
+    control.load(str(rules_dir() / "canonical.lp"))
+    control.ground([("canonical", [])])
+    control.configuration.solve.opt_mode = "opt"
+    _set_bound(control, size)
+    for part in parts:
+        if part.refuted:
+            continue
+        best = None
+        with control.solve(assumptions=[_home(part.home)], yield_=True, async_=True) as handle:
+            while handle.wait(max(0.0, deadline - time.monotonic())):
+                model = handle.model()
+                if model is None:
+                    break
+                best = model.symbols(shown=True)
+                handle.resume()
+            else:
+                handle.cancel()
+                return None
+        if best is not None:
+            return best
+    return None
+
+
+def _home(home: int) -> tuple[clingo.Symbol, bool]:
+    """The assumption: player 0's home is state number ``home``."""
+    return clingo.Function("home", [clingo.Number(0), clingo.Number(0), clingo.Number(home)]), True
+
+
+def _set_bound(control: clingo.Control, bound: int | None) -> None:
+    """At most ``bound`` owned states from now on (None: any number)."""
+    for atom in control.symbolic_atoms.by_signature("limit", 1):
+        if atom.is_external:
+            control.assign_external(atom.symbol, atom.symbol.arguments[0].number == bound)
 
 
 def _solve(
@@ -199,11 +244,8 @@ def _solve(
     """("model" | "unsat" | "unknown", shown atoms) for positions where player
     0's home is ``home``, with at most ``bound`` owned states (None: any
     number), by ``deadline``."""
-    for atom in control.symbolic_atoms.by_signature("limit", 1):
-        if atom.is_external:
-            control.assign_external(atom.symbol, atom.symbol.arguments[0].number == bound)
-    assumption = clingo.Function("home", [clingo.Number(0), clingo.Number(0), clingo.Number(home)])
-    with control.solve(assumptions=[(assumption, True)], yield_=True, async_=True) as handle:
+    _set_bound(control, bound)
+    with control.solve(assumptions=[_home(home)], yield_=True, async_=True) as handle:
         if not handle.wait(max(0.0, deadline - time.monotonic())):
             handle.cancel()
             return "unknown", None
