@@ -156,3 +156,17 @@ def test_the_counterexample_printed_does_not_depend_on_how_the_time_fell(
         assert result.result == "counterexample" and result.smallest
         found.append(result.counterexample)
     assert all(game == found[0] for game in found)
+
+
+def test_max_states_bounds_the_search(cli, tmp_path, search_board):
+    """The smallest counterexample has 5 owned states: below that the property
+    holds, and the text says for how many states."""
+    (tmp_path / "big-region.lp").write_text("violation :- region_size(0, 0, N), N >= 4.\n")
+    below = cli("check", "big-region.lp", "--board", "board.yaml", "--max-states", "4")
+    assert below.code == 0, below.err
+    assert "holds" in below.out and "at most 4 owned states" in below.out
+    at = cli(
+        "check", "big-region.lp", "--board", "board.yaml", "--max-states", "5", "--format", "json"
+    )
+    assert at.json()["result"] == "counterexample"
+    assert sum(1 + len(p["states"]) for p in at.json()["counterexample"]["players"]) == 5
