@@ -147,15 +147,13 @@ def search(
     started = time.monotonic()
     deadline = started + timeout
     top = len(board.states) if max_states is None else min(max_states, len(board.states))
-    programs_facts = (
+    facts = (
         rule_facts
         + board_program(board)
         + f"search_players({players}).\n"
         + "".join(f"#external limit({k}).\n" for k in range(players, top + 1))
     )
-    control = ground(
-        programs_facts, search_rules(programs), SOLVER_OPTIONS, user_files=user_files(programs)
-    )
+    control = ground(facts, search_rules(programs), SOLVER_OPTIONS, user_files=user_files(programs))
     parts = [_Part(home) for home in range(len(board.states))]
 
     def elapsed() -> float:
@@ -183,9 +181,10 @@ def search(
 
     # Phase 2: one pass over the parts left, each asked for a counterexample
     # smaller than the best so far (a bound is "at most", so a part with none
-    # below one bound has none below any lower one either).
+    # below one bound has none below any lower one either).  No position has
+    # fewer owned states than players: their homes.
     for part in parts:
-        while not part.refuted:
+        while not part.refuted and _owned_count(best) > players:
             outcome, symbols = _solve(control, part.home, _owned_count(best) - 1, deadline)
             if outcome == "unknown":
                 return SearchOutcome("counterexample", best, elapsed(), False)

@@ -170,3 +170,21 @@ def test_max_states_bounds_the_search(cli, tmp_path, search_board):
     )
     assert at.json()["result"] == "counterexample"
     assert sum(1 + len(p["states"]) for p in at.json()["counterexample"]["players"]) == 5
+
+
+def test_a_property_false_everywhere_gives_the_homes_alone_first_in_order(
+    cli, tmp_path, search_board
+):
+    """The smallest counterexample is just the homes; of those, the canonical
+    order picks the lowest ids (A, then B and C for the others)."""
+    (tmp_path / "always.lp").write_text("violation.\n")
+    result = cli(
+        "check", "always.lp", "--board", "board.yaml", "--players", "3", "--format", "json"
+    )
+    found = result.json()
+    assert found["result"] == "counterexample" and found["smallest"] is True
+    assert [(p["home"], p["states"]) for p in found["counterexample"]["players"]] == [
+        ("A", []),
+        ("B", []),
+        ("C", []),
+    ]
