@@ -265,14 +265,18 @@ def build_parser() -> argparse.ArgumentParser:
         "states allowed) for a counterexample to PROPERTY: a bundled one ("
         + ", ".join(bundled_properties())
         + ") or an .lp file defining violation. Answers "
-        "holds (proved), counterexample (a smallest one, as a game file score and diagram "
-        "accept) or unknown (the time limit came first).",
+        "holds (proved), counterexample (as a game file score and diagram accept: the "
+        "smallest, unless the time ran out before that was proved; the same one every run) "
+        "or unknown (the time limit came first). A property reads the scoring predicates "
+        "of position 0; points/4 and change/5 keep searches fast (see the README).",
     )
     check_command.add_argument("property", metavar="PROPERTY")
     check_command.add_argument(
         "--board", default="usa", metavar="B", help="a bundled board name or a path (default: usa)"
     )
-    check_command.add_argument("--players", type=int, default=2, metavar="N")
+    check_command.add_argument(
+        "--players", type=int, default=2, metavar="N", help="players per position (default 2)"
+    )
     check_command.add_argument(
         "--max-states", type=int, metavar="K", help="only positions with at most K owned states"
     )
