@@ -27,7 +27,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 
-from timing import median_seconds  # noqa: E402
+from timing import median_seconds, print_rows  # noqa: E402
 
 from evlogic.boards import load_board  # noqa: E402
 from evlogic.resources import bundled_boards  # noqa: E402
@@ -129,13 +129,11 @@ def main() -> None:
             "ok" if peak < 300 else "MISSED (< 300 MB)",
         ),
     ]
-    print(
+    print_rows(
         f"evlogic batch benchmark: {args.count:,} usa positions (4 players, 36 won), "
-        f"median of {args.runs} runs"
+        f"median of {args.runs} runs",
+        [("case", "rate", "ratio", "target"), *rows],
     )
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
-    for row in rows:
-        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)))
 
 
 if __name__ == "__main__":

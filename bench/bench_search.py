@@ -15,6 +15,8 @@ from __future__ import annotations
 import argparse
 import time
 
+from timing import print_rows
+
 from evlogic.boardreport import board_report
 from evlogic.boards import load_board
 from evlogic.check import check
@@ -65,16 +67,11 @@ def main() -> None:
     board_report(usa, standard)
     rows.append(("board-report usa", "done", time.perf_counter() - start, "(none)", True))
 
-    print(
-        f"evlogic search benchmark (time limit {args.timeout:.0f} s), {time.strftime('%Y-%m-%d')}"
-    )
     table = [("case", "answer", "seconds", "target", "")] + [
         (case, answer, f"{seconds:.1f}", target, "ok" if met else "MISSED")
         for case, answer, seconds, target, met in rows
     ]
-    widths = [max(len(row[i]) for row in table) for i in range(5)]
-    for row in table:
-        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)))
+    print_rows(f"evlogic search benchmark (time limit {args.timeout:.0f} s)", table)
 
 
 if __name__ == "__main__":

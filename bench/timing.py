@@ -40,7 +40,13 @@ def print_table(title: str, rows: Sequence[tuple[str, float, str, float, str, bo
         )
         for case, t, base, b, target, met in rows
     ]
-    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    print_rows(title, table)
+
+
+def print_rows(title: str, table: Sequence[Sequence[str]]) -> None:
+    """A dated title, then the rows in aligned columns; the first row is the
+    header, underlined."""
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     print(f"{title}, {time.strftime('%Y-%m-%d')}")
     for index, row in enumerate(table):
         print(
