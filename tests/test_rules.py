@@ -174,19 +174,22 @@ def test_region_ties_go_to_the_smallest_core():
     )
 
 
+# Triangles H-A-B and H-X-Y; Z touches X, Y and W touches Z, Y, so core
+# (X,Y) grows to 5 states while (A,B), though smaller by id, stays at 3.
+TWO_CORES = (
+    DIAMOND
+    + """
+    edge("X","H"). edge("X","Y"). edge("Y","H"). edge("Z","X"). edge("Z","Y").
+    edge("W","Z"). edge("W","Y").
+    player(0,0). home(0,0,"H"). owned(0,0,"H"). owned(0,0,"A"). owned(0,0,"B").
+    owned(0,0,"X"). owned(0,0,"Y"). owned(0,0,"Z"). owned(0,0,"W").
+    param(0,links_needed,2).
+"""
+)
+
+
 def test_region_prefers_the_core_that_yields_more_states():
-    # Triangles H-A-B and H-X-Y; Z touches X, Y and W touches Z, Y, so core
-    # (X,Y) grows to 5 states while (A,B), though smaller by id, stays at 3.
-    program = (
-        DIAMOND
-        + """
-        edge("X","H"). edge("X","Y"). edge("Y","H"). edge("Z","X"). edge("Z","Y").
-        edge("W","Z"). edge("W","Y").
-        player(0,0). home(0,0,"H"). owned(0,0,"H"). owned(0,0,"A"). owned(0,0,"B").
-        owned(0,0,"X"). owned(0,0,"Y"). owned(0,0,"Z"). owned(0,0,"W").
-        param(0,links_needed,2). param(0,region,best_core).
-    """
-    )
+    program = TWO_CORES + "param(0,region,best_core)."
     unique_model(
         ["cores.lp", "region.lp"],
         program,
@@ -226,17 +229,8 @@ def test_region_links_needed_is_read_from_the_parameter():
 
 
 def test_cores_reach_the_tiers_of_the_largest_closure():
-    # Core (X,Y) grows to 5 states, core (A,B) stays at 3 (see above).
-    program = (
-        DIAMOND
-        + """
-        edge("X","H"). edge("X","Y"). edge("Y","H"). edge("Z","X"). edge("Z","Y").
-        edge("W","Z"). edge("W","Y").
-        player(0,0). home(0,0,"H"). owned(0,0,"H"). owned(0,0,"A"). owned(0,0,"B").
-        owned(0,0,"X"). owned(0,0,"Y"). owned(0,0,"Z"). owned(0,0,"W").
-        param(0,links_needed,2). tier(0,3,15). tier(0,5,35). tier(0,6,45). tier(0,8,60).
-    """
-    )
+    # Core (X,Y) grows to 5 states, core (A,B) stays at 3 (TWO_CORES).
+    program = TWO_CORES + "tier(0,3,15). tier(0,5,35). tier(0,6,45). tier(0,8,60)."
     unique_model(
         ["cores.lp"],
         program + "param(0,region,best_core).",
