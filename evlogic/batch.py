@@ -155,7 +155,12 @@ def score_chunk(chunk: list[Line], options: BatchOptions) -> tuple[str, int, int
             + board_program(board)
             + "".join(game_program(game, index) for index, (_, game) in enumerate(games))
         )
-        atoms = atoms_by_position(solve(program, [*rule_paths(), *rules.programs]))
+        try:
+            atoms = atoms_by_position(solve(program, [*rule_paths(), *rules.programs]))
+        except InputError as error:  # the rule set's own .lp files are broken
+            for number, _ in games:
+                results[number] = {"line": number, "error": str(error)}
+            continue
         for index, (number, game) in enumerate(games):
             report = decode(atoms[index], game)
             results[number] = {"line": number, **report.to_dict()}

@@ -24,6 +24,10 @@ class InputError(Exception):
         self.line = line
         super().__init__(str(self))
 
+    def __reduce__(self) -> tuple:
+        """Picklable (batch workers send errors back to the main process)."""
+        return _rebuild, (self.source, self.message, self.field, self.line)
+
     def __str__(self) -> str:
         parts = [self.source]
         if self.line is not None:
@@ -32,3 +36,7 @@ class InputError(Exception):
             parts.append(self.field)
         parts.append(self.message)
         return ": ".join(parts)
+
+
+def _rebuild(source: str, message: str, field: str | None, line: int | None) -> InputError:
+    return InputError(source, message, field=field, line=line)

@@ -111,11 +111,6 @@ def read_predicates(programs: list[Path]) -> set[tuple[str, int]]:
     return found
 
 
-def user_files(programs: list[Path]) -> list[Path]:
-    """The programs a user wrote (not shipped in rules/)."""
-    return [path for path in programs if rules_dir() not in path.resolve().parents]
-
-
 @dataclass(frozen=True)
 class SearchOutcome:
     result: str  # holds | counterexample | unknown
@@ -153,7 +148,7 @@ def search(
         + f"search_players({players}).\n"
         + "".join(f"#external limit({k}).\n" for k in range(players, top + 1))
     )
-    control = ground(facts, search_rules(programs), SOLVER_OPTIONS, user_files=user_files(programs))
+    control = ground(facts, search_rules(programs), SOLVER_OPTIONS)
     parts = [_Part(home) for home in range(len(board.states))]
 
     def elapsed() -> float:

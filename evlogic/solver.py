@@ -8,6 +8,7 @@ Grounding is multi-shot in one place: ``rules/region_order.lp`` has a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -47,24 +48,20 @@ def rule_paths(names: Sequence[str] = SCORING_RULES) -> list[Path]:
     return [directory / name for name in names]
 
 
-def ground(
-    facts: str,
-    rules: Sequence[Path],
-    options: Sequence[str] = (),
-    user_files: Sequence[Path] = (),
-) -> clingo.Control:
+def ground(facts: str, rules: Sequence[Path], options: Sequence[str] = ()) -> clingo.Control:
     """A control with ``rules`` and ``facts`` (program text of facts over
     numbers, see evlogic.facts) grounded, multi-shot layers included (see
     rules/region_order.lp).
 
-    Any clingo message about ``user_files`` (programs a user wrote: a
-    property, a rule set's extra .lp files), undefined atoms included, is
-    an InputError naming the file and line: a misspelt predicate there would
-    otherwise silently never hold.  Elsewhere, any message but "undefined
-    atom" (input predicates may have no facts) is a bug: SolverError."""
+    Any clingo message about a file a user wrote (any of ``rules`` outside
+    evlogic's rules/: a property, a rule set's extra .lp files), undefined
+    atoms included, is an InputError naming the file and line: a misspelt
+    predicate there would otherwise silently never hold.  Elsewhere, any
+    message but "undefined atom" (input predicates may have no facts) is a
+    bug: SolverError."""
     messages: list[str] = []
     user_messages: list[str] = []
-    prefixes = tuple(f"{path}:" for path in user_files)
+    prefixes = tuple(f"{path}:" for path in user_files(rules))
 
     def log(code: clingo.MessageCode, message: str) -> None:
         if message.startswith(prefixes):
@@ -102,6 +99,11 @@ def solve(facts: str, rules: Sequence[Path] | None = None) -> list[clingo.Symbol
     raise SolverError("the scoring rules have no answer set for this input")
 
 
+def user_files(rules: Sequence[Path]) -> list[Path]:
+    """The programs among ``rules`` that a user wrote (not shipped in rules/)."""
+    return [path for path in rules if rules_dir() not in path.resolve().parents]
+
+
 def user_program_error(message: str) -> InputError:
     """A clingo message about a user's .lp file as one line: FILE: line N: what."""
     location, _, rest = message.partition(": ")
@@ -109,7 +111,8 @@ def user_program_error(message: str) -> InputError:
     kind, _, detail = rest.partition(": ")
     lines = [part.strip() for part in detail.split("\n") if part.strip()]
     if kind == "info" and lines and lines[0].startswith("atom does not occur"):
-        what = f"{lines[-1]} is never defined (a misspelt predicate? declare it with #defined "
+        atom = re.sub(r"#Anon\d+", "_", lines[-1])  # as the user wrote it
+        what = f"{atom} is never defined (a misspelt predicate? declare it with #defined "
         what += "if it may have no atoms)"
     else:
         what = "; ".join(lines)

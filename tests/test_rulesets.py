@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import pickle
+
 import pytest
 
 from conftest import RULEBOOK
+from evlogic.errors import InputError
 from evlogic.rulesets import bundled_rule_sets, load_rule_set
 
 
@@ -94,6 +98,71 @@ def test_bad_rule_sets_are_one_line_errors(cli, tmp_path, text, fragments):
 def test_unknown_rule_set_name(cli):
     result = cli("score", "--rules", "gentle")
     assert result.code == 2 and "did you mean 'gentle-siege'" in result.err
+
+
+# --- rule sets with programs of their own -------------------------------------
+
+HOME_BONUS = "name: home-bonus\nextends: standard\nprograms: [home-bonus.lp]\n"
+
+
+def test_a_rule_set_program_changes_the_scoring(cli, tmp_path):
+    """A structural variant: every home is worth 5 more EV (a face value of
+    its own source, so totals and winners follow)."""
+    write(tmp_path, "home-bonus.lp", "face_value(G, P, home_bonus, 5) :- home(G, P, _).\n")
+    rules = write(tmp_path, "home-bonus.yaml", HOME_BONUS)
+    standard = cli("score", "--format", "json").json()
+    varied = cli("score", "--format", "json", "--rules", rules).json()
+    assert varied["rules"] == "home-bonus"
+    for before, after in zip(standard["players"], varied["players"], strict=True):
+        assert after["face_ev"] == before["face_ev"] + 5
+        assert after["total"] == before["total"] + 5
+
+
+@pytest.mark.parametrize(
+    ("program", "message"),
+    [
+        ("face_value(G, P, home_bonus, 5) :- home(G, P\n", "line 2: syntax error"),
+        (
+            "face_value(G, P, home_bonus, 5) :- hom(G, P, _).\n",
+            "line 1: hom(G,P,_) is never defined",
+        ),
+    ],
+)
+def test_a_broken_rule_set_program_is_a_one_line_error(
+    cli, tmp_path, monkeypatch, program, message
+):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "home-bonus.lp", program)
+    write(tmp_path, "home-bonus.yaml", HOME_BONUS)
+    result = cli("score", "--rules", "home-bonus.yaml")
+    assert result.code == 2
+    assert result.err.count("\n") == 1
+    assert result.err.startswith(f"evlogic: error: home-bonus.lp: {message}"), result.err
+
+
+def test_batch_reports_a_broken_rule_set_program_on_every_line(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "home-bonus.lp", "face_value(G, P, x, 5) :- hom(G, P, _).\n")
+    write(tmp_path, "home-bonus.yaml", HOME_BONUS)
+    cli("sample", "--board", "usa", "--players", "2", "--count", "3", "-o", "games.jsonl")
+    result = cli("batch", "games.jsonl", "--rules", "home-bonus.yaml", "--jobs", "1")
+    assert result.code == 1
+    lines = [json.loads(line) for line in result.out.splitlines()]
+    assert [line["line"] for line in lines] == [1, 2, 3]
+    assert all("hom(G,P,_) is never defined" in line["error"] for line in lines)
+
+
+def test_input_errors_survive_pickling():
+    """Batch workers send them back to the main process."""
+    error = InputError("games.jsonl", "bad", field="players", line=3)
+    copy = pickle.loads(pickle.dumps(error))
+    assert (copy.source, copy.message, copy.field, copy.line) == (
+        "games.jsonl",
+        "bad",
+        "players",
+        3,
+    )
+    assert str(copy) == str(error)
 
 
 # --- verify -----------------------------------------------------------------
