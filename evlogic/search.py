@@ -139,6 +139,10 @@ def search(
     ``max_states`` owned states for ``violation``."""
     if not 1 <= players <= len(board.states):
         raise InputError("--players", f"must be between 1 and {len(board.states)}")
+    if max_states is not None and max_states < players:
+        raise InputError(
+            "--max-states", f"must be at least {players}: each of the {players} players owns a home"
+        )
     started = time.monotonic()
     deadline = started + timeout
     top = len(board.states) if max_states is None else min(max_states, len(board.states))

@@ -188,3 +188,11 @@ def test_a_property_false_everywhere_gives_the_homes_alone_first_in_order(
         ("B", []),
         ("C", []),
     ]
+
+
+def test_max_states_below_the_homes_is_an_error(cli):
+    result = cli("check", "bonus-bounds", "--players", "3", "--max-states", "2")
+    assert result.code == 2
+    assert result.err == (
+        "evlogic: error: --max-states: must be at least 3: each of the 3 players owns a home\n"
+    )
