@@ -26,6 +26,7 @@ How the search is engineered (see bench/bench_search.py):
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -139,6 +140,8 @@ def search(
     ``max_states`` owned states for ``violation``."""
     if not 1 <= players <= len(board.states):
         raise InputError("--players", f"must be between 1 and {len(board.states)}")
+    if not 0 < timeout < math.inf:
+        raise InputError("--timeout", f"must be a positive number of seconds, not {timeout:g}")
     if max_states is not None and max_states < players:
         raise InputError(
             "--max-states", f"must be at least {players}: each of the {players} players owns a home"

@@ -196,3 +196,15 @@ def test_max_states_below_the_homes_is_an_error(cli):
     assert result.err == (
         "evlogic: error: --max-states: must be at least 3: each of the 3 players owns a home\n"
     )
+
+
+def test_a_time_limit_must_be_positive(cli):
+    for command in (
+        ("check", "bonus-bounds"),
+        ("diff", "--rules", "standard", "--rules", "standard"),
+    ):
+        result = cli(*command, "--timeout", "0")
+        assert result.code == 2
+        assert (
+            result.err == "evlogic: error: --timeout: must be a positive number of seconds, not 0\n"
+        )
