@@ -53,3 +53,14 @@ def test_wheel_install_scores_from_another_directory(tmp_path: Path):
     )
     assert module.returncode == 0, module.stderr
     assert json.loads(module.stdout)["players"][0]["region_bonus"] == 15
+    # The searches' rule files ship too (generate, compare, canonical, ...).
+    (elsewhere / "always.lp").write_text("violation.\n")
+    searched = subprocess.run(
+        [python, "-m", "evlogic", "check", "always.lp", "--players", "1", "--format", "json"],
+        capture_output=True,
+        text=True,
+        cwd=elsewhere,
+    )
+    assert searched.returncode == 0, searched.stderr
+    found = json.loads(searched.stdout)
+    assert found["smallest"] and found["counterexample"]["players"][0]["home"] == "AK"
