@@ -89,6 +89,17 @@ def add_format_option(command: argparse.ArgumentParser) -> None:
     )
 
 
+def add_search_options(command: argparse.ArgumentParser, timeout_help: str) -> None:
+    """--board, --players and --timeout: what check and diff search."""
+    command.add_argument(
+        "--board", default="usa", metavar="B", help="a bundled board name or a path (default: usa)"
+    )
+    command.add_argument(
+        "--players", type=int, default=2, metavar="N", help="players per position (default 2)"
+    )
+    command.add_argument("--timeout", type=float, default=60.0, metavar="S", help=timeout_help)
+
+
 def add_rules_option(command: argparse.ArgumentParser) -> None:
     names = ", ".join(bundled_rule_sets())
     command.add_argument(
@@ -271,21 +282,9 @@ def build_parser() -> argparse.ArgumentParser:
         "of position 0; points/4 and change/5 keep searches fast (see the README).",
     )
     check_command.add_argument("property", metavar="PROPERTY")
-    check_command.add_argument(
-        "--board", default="usa", metavar="B", help="a bundled board name or a path (default: usa)"
-    )
-    check_command.add_argument(
-        "--players", type=int, default=2, metavar="N", help="players per position (default 2)"
-    )
+    add_search_options(check_command, "seconds before answering unknown (default 60)")
     check_command.add_argument(
         "--max-states", type=int, metavar="K", help="only positions with at most K owned states"
-    )
-    check_command.add_argument(
-        "--timeout",
-        type=float,
-        default=60.0,
-        metavar="S",
-        help="seconds before answering unknown (default 60)",
     )
     add_format_option(check_command)
     add_rules_option(check_command)
@@ -305,17 +304,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="R",
         help="give twice: --rules A --rules B",
     )
-    diff_command.add_argument(
-        "--board", default="usa", metavar="B", help="a bundled board name or a path (default: usa)"
-    )
-    diff_command.add_argument("--players", type=int, default=2, metavar="N")
-    diff_command.add_argument(
-        "--timeout",
-        type=float,
-        default=60.0,
-        metavar="S",
-        help="seconds per search before answering unknown (default 60)",
-    )
+    add_search_options(diff_command, "seconds per search before answering unknown (default 60)")
     add_format_option(diff_command)
     diff_command.set_defaults(run=run_diff)
     return parser

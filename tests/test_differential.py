@@ -86,14 +86,18 @@ rule_variants = st.fixed_dictionaries(
 )
 
 
+def game_under(board: dict, players: list[dict], variant: dict) -> Game:
+    """The position as a game scored by the rule set ``variant`` (named "random")."""
+    document = yaml_document(yaml.safe_dump({"name": "random", **variant}), "rules.yaml")
+    game = as_game(board, players)
+    return Game(game.board, game.players, game.source, rule_set_from_field(document, Path(".")))
+
+
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions(), rule_variants)
 def test_engine_agrees_with_the_plain_scorer_under_any_rule_set(position, variant):
     board, players = position
-    document = yaml_document(yaml.safe_dump({"name": "random", **variant}), "rules.yaml")
-    rules = rule_set_from_field(document, Path("."))
-    game = as_game(board, players)
-    engine = score_game(Game(game.board, game.players, game.source, rules)).to_dict()
+    engine = score_game(game_under(board, players, variant)).to_dict()
     plain = score_position(
         board["states"],
         players,
@@ -115,12 +119,9 @@ def test_search_encodings_give_the_scorers_totals_and_winners(position, variant)
     """`check` and `diff` read points and winners_by_points.lp; scoring reads
     totals.lp.  Both must tell the same story on every position."""
     board, players = position
-    document = yaml_document(yaml.safe_dump({"name": "random", **variant}), "rules.yaml")
-    rules = rule_set_from_field(document, Path("."))
-    plain_game = as_game(board, players)
-    game = Game(plain_game.board, plain_game.players, plain_game.source, rules)
+    game = game_under(board, players, variant)
     report = score_game(game).to_dict()
-    facts = rules.program() + board_program(game.board) + game_program(game)
+    facts = game.rules.program() + board_program(game.board) + game_program(game)
     atoms = solve(facts, rule_paths(SEARCH_SCORING))
     totals = {p: 0 for p in range(len(players))}
     for atom in atoms:
