@@ -28,11 +28,11 @@ from typing import Any, TextIO
 
 from evlogic.boards import Board, load_board, resolve_board
 from evlogic.errors import InputError
-from evlogic.facts import board_program, game_program
+from evlogic.facts import Positions, board_program
 from evlogic.games import GAME_KEYS, Game, game_from_fields, quick_game
 from evlogic.report import atoms_by_position, decode
 from evlogic.rulesets import RuleSet, load_rule_set, rule_set_from_field
-from evlogic.solver import rule_paths, solve
+from evlogic.solver import POSITION_INPUT, rule_paths, solve
 from evlogic.yamlfile import Field
 
 #: Lines per chunk: big enough that grounding overhead vanishes, small
@@ -150,13 +150,11 @@ def score_chunk(chunk: list[Line], options: BatchOptions) -> tuple[str, int, int
     for (board, rules), games in by_board.items():
         # Positions are numbered within the chunk, not by line: clingo keeps
         # every symbol it ever made, so reusing indices keeps memory flat.
-        program = (
-            rules.program()
-            + board_program(board)
-            + "".join(game_program(game, index) for index, (_, game) in enumerate(games))
-        )
+        facts = rules.program() + board_program(board)
+        positions = Positions(board, [game for _, game in games])
+        paths = [*rule_paths(), *rule_paths(POSITION_INPUT), *rules.programs]
         try:
-            atoms = atoms_by_position(solve(program, [*rule_paths(), *rules.programs]))
+            atoms = atoms_by_position(solve(facts, paths, positions))
         except InputError as error:  # the rule set's own .lp files are broken
             for number, _ in games:
                 results[number] = {"line": number, "error": str(error)}

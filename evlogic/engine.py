@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evlogic.facts import board_program, game_program
+from evlogic.facts import Positions, board_program
 from evlogic.games import Game, load_game
 from evlogic.report import ScoreReport, atoms_by_position, decode
-from evlogic.solver import rule_paths, solve
+from evlogic.solver import POSITION_INPUT, rule_paths, solve
 
 
 def score_game(game: Game) -> ScoreReport:
-    """Score one position with the rules in ``rules/``."""
-    facts = game.rules.program() + board_program(game.board) + game_program(game)
-    atoms = atoms_by_position(solve(facts, [*rule_paths(), *game.rules.programs]))
+    """Score one position with the rules in ``rules/`` (the way `evlogic
+    batch` scores a chunk of them)."""
+    facts = game.rules.program() + board_program(game.board)
+    paths = [*rule_paths(), *rule_paths(POSITION_INPUT), *game.rules.programs]
+    atoms = atoms_by_position(solve(facts, paths, Positions(game.board, [game])))
     return decode(atoms[0], game)
 
 

@@ -3,15 +3,22 @@
 States are numbered by their rank among the board's sorted ids, players by
 their place in the game's list, so facts hold integers only: no id or name a
 user writes ever becomes program text, and comparing state numbers in the
-rules is comparing ids.  Facts are program text because clingo parses text
-faster than it takes symbols one call at a time (measured: 4.2 us against
-6.5 us an atom).  The predicates are the input interface documented in the
-headers of ``rules/*.lp``.
+rules is comparing ids.  The predicates are the input interface documented
+in the headers of ``rules/*.lp``.
+
+Boards and one-off positions are program text: clingo parses text faster
+than it takes symbols one API call at a time (measured: 4.2 us against 6.5
+us an atom).  Positions to score (:class:`Positions`) reach the grounder as
+symbols through rules/position_input.lp: a call per position answers with
+symbols made once per board, which costs less than parsing either.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
+
+from clingo import Number, Symbol
 
 from evlogic.boards import Board
 from evlogic.games import Game
@@ -54,6 +61,59 @@ def game_program(game: Game, index: int = 0) -> str:
         parts.append(f"home({index},{p},{home}).")
         parts.extend(f"owned({index},{p},{number[s]})." for s in player.states if s != player.home)
     return " ".join(parts) + "\n"
+
+
+class Positions:
+    """Positions as the grounding context of ``rules/position_input.lp``:
+    the same ``home/3`` and ``owned/3`` as :func:`game_program`, handed to
+    clingo as number symbols made once per board, one code P * Base + S per
+    player P and state S (Base: the board's number of states).  For many
+    positions this is the cheap way in: clingo parses text at ~4 us an atom.
+    Position ``G`` is the G-th game; every game is on ``board``."""
+
+    def __init__(self, board: Board, games: Sequence[Game]) -> None:
+        codes = _codes(board)
+        self._positions = [Number(index) for index in range(len(games))]
+        self._homes: list[list[Symbol]] = []
+        self._owned: list[list[Symbol]] = []
+        for game in games:
+            if game.board != board:
+                raise ValueError(f"a game on board {game.board.name!r}, not {board.name!r}")
+            mine = [codes[p] for p in range(len(game.players))]
+            self._homes.append([mine[p][player.home] for p, player in enumerate(game.players)])
+            self._owned.append(
+                [mine[p][state] for p, player in enumerate(game.players) for state in player.states]
+            )
+
+    # The calls of rules/position_input.lp:
+
+    def positions(self) -> list[Symbol]:
+        return self._positions
+
+    def homes(self, position: Symbol) -> list[Symbol]:
+        return self._homes[position.number]
+
+    def owned(self, position: Symbol) -> list[Symbol]:
+        return self._owned[position.number]
+
+
+class _Codes(dict[int, dict[str, Symbol]]):
+    """Player number -> state id -> the symbol of P * Base + S, made on first use."""
+
+    def __init__(self, board: Board) -> None:
+        super().__init__()
+        self.numbers = state_numbers(board)
+
+    def __missing__(self, player: int) -> dict[str, Symbol]:
+        base = len(self.numbers)
+        codes = {state: Number(player * base + s) for state, s in self.numbers.items()}
+        self[player] = codes
+        return codes
+
+
+@lru_cache(maxsize=16)
+def _codes(board: Board) -> _Codes:
+    return _Codes(board)
 
 
 def focus_program(player: int, index: int = 0) -> str:

@@ -31,6 +31,9 @@ SCORING_RULES: tuple[str, ...] = (
     "output.lp",
 )
 
+#: How positions reach the scoring program as symbols (evlogic.facts.Positions).
+POSITION_INPUT: tuple[str, ...] = ("position_input.lp",)
+
 #: Scoring plus the witnesses behind `evlogic explain` and `evlogic diagram`.
 EXPLAIN_RULES: tuple[str, ...] = (*SCORING_RULES, "explain.lp", "what_if.lp", "roles.lp")
 
@@ -48,7 +51,9 @@ def rule_paths(names: Sequence[str] = SCORING_RULES) -> list[Path]:
     return [directory / name for name in names]
 
 
-def ground(facts: str, rules: Sequence[Path], options: Sequence[str] = ()) -> clingo.Control:
+def ground(
+    facts: str, rules: Sequence[Path], options: Sequence[str] = (), context: object = None
+) -> clingo.Control:
     """A control with ``rules`` and ``facts`` (program text of facts over
     numbers, see evlogic.facts) grounded, multi-shot layers included (see
     rules/region_order.lp).
@@ -58,7 +63,8 @@ def ground(facts: str, rules: Sequence[Path], options: Sequence[str] = ()) -> cl
     atoms included, is an InputError naming the file and line: a misspelt
     predicate there would otherwise silently never hold.  Elsewhere, any
     message but "undefined atom" (input predicates may have no facts) is a
-    bug: SolverError."""
+    bug: SolverError.  ``context`` answers the rules' @-calls (see
+    rules/position_input.lp)."""
     messages: list[str] = []
     user_messages: list[str] = []
     prefixes = tuple(f"{path}:" for path in user_files(rules))
@@ -74,7 +80,7 @@ def ground(facts: str, rules: Sequence[Path], options: Sequence[str] = ()) -> cl
         for path in rules:
             control.load(str(path))
         control.add("base", [], facts)
-        control.ground([("base", [])])
+        control.ground([("base", [])], context=context)
     except RuntimeError:
         if not user_messages:
             raise
@@ -89,10 +95,13 @@ def ground(facts: str, rules: Sequence[Path], options: Sequence[str] = ()) -> cl
     return control
 
 
-def solve(facts: str, rules: Sequence[Path] | None = None) -> list[clingo.Symbol]:
-    """Ground ``rules`` (default: the scoring program) with ``facts``; return
-    the shown atoms of the one model."""
-    control = ground(facts, rules if rules is not None else rule_paths(), ["--models=1"])
+def solve(
+    facts: str, rules: Sequence[Path] | None = None, context: object = None
+) -> list[clingo.Symbol]:
+    """Ground ``rules`` (default: the scoring program) with ``facts`` (and
+    ``context``, see :func:`ground`); return the shown atoms of the one model."""
+    rules = rules if rules is not None else rule_paths()
+    control = ground(facts, rules, ["--models=1"], context)
     with control.solve(yield_=True) as handle:
         for model in handle:
             return model.symbols(shown=True)

@@ -6,14 +6,19 @@ input predicates its header names and checks the output predicates.
 
 from __future__ import annotations
 
+import clingo
 from clintest.assertion import Contains, Not
 from clintest.quantifier import All, Exact
 from clintest.solver import Clingo
 from clintest.test import And, Assert
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from evlogic.facts import Positions, board_program, game_program
 from evlogic.resources import rules_dir
 from evlogic.rulesets import load_rule_set
-from evlogic.solver import rule_paths, solve
+from evlogic.solver import POSITION_INPUT, rule_paths, solve
+from strategies import as_game, positions
 
 # H is home and touches A, B, C; A-B and B-C touch (two triangles with H);
 # D touches A and B; E touches C only.
@@ -97,6 +102,46 @@ def test_position_rule_set_game_end_overrides_the_board():
         has=["game_end(0,5)"],
         lacks=["final(0)", "game_end(0,3)"],
     )
+
+
+# --- position_input.lp -----------------------------------------------------
+
+
+def position_atoms(program: str, paths: list[str], context: object = None) -> set[str]:
+    """home/3 and owned/3 of the one model (every atom, not only shown ones)."""
+    control = clingo.Control(["--models=1"])
+    for path in paths:
+        control.load(path)
+    control.add("base", [], program)
+    control.ground([("base", [])], context=context)
+    return {
+        str(atom.symbol)
+        for atom in control.symbolic_atoms
+        if atom.symbol.name in ("home", "owned") and atom.is_fact
+    }
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(), st.integers(1, 3))
+def test_position_input_gives_the_facts_that_program_text_gives(position, copies):
+    """Positions handed over as codes (P * Base + S) reach the rules as the
+    same home/3 and owned/3 as the facts of evlogic.facts.game_program."""
+    game = as_game(*position)
+    games = [game] * copies  # several positions of one board, each its own index
+    as_text = board_program(game.board) + "".join(
+        game_program(game, index) for index in range(copies)
+    )
+    as_symbols = position_atoms(
+        board_program(game.board),
+        [str(path) for path in rule_paths(("position.lp", *POSITION_INPUT))],
+        Positions(game.board, games),
+    )
+    assert as_symbols == position_atoms(as_text, [str(rules_dir() / "position.lp")])
+    assert {atom for atom in as_symbols if atom.startswith("home(")} == {
+        f"home({index},{p},{sorted(game.board.states).index(player.home)})"
+        for index in range(copies)
+        for p, player in enumerate(game.players)
+    }
 
 
 # --- face.lp ---------------------------------------------------------------
