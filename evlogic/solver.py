@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import clingo
+import clingo.ast
 
 from evlogic.errors import InputError
 from evlogic.resources import display_path, rules_dir
@@ -65,6 +66,7 @@ def ground(
     message but "undefined atom" (input predicates may have no facts) is a
     bug: SolverError.  ``context`` answers the rules' @-calls (see
     rules/position_input.lp)."""
+    refuse_python(user_files(rules))
     messages: list[str] = []
     user_messages: list[str] = []
     prefixes = tuple(f"{path}:" for path in user_files(rules))
@@ -111,6 +113,42 @@ def solve(
 def user_files(rules: Sequence[Path]) -> list[Path]:
     """The programs among ``rules`` that a user wrote (not shipped in rules/)."""
     return [path for path in rules if rules_dir() not in path.resolve().parents]
+
+
+def refuse_python(programs: Sequence[Path]) -> None:
+    """A user's program may not run Python: a ``#script`` block or an
+    ``@``-call there is an InputError naming the file and line (evlogic's
+    own rules answer their @-calls from a grounding context, which a user's
+    call would reach).  Checked on the syntax tree, before clingo loads the
+    file and would run a script; a syntax error is reported here too."""
+    found: list[InputError] = []
+
+    def refuse(node: clingo.ast.AST, what: str) -> None:
+        where = node.location.begin
+        found.append(InputError(display_path(Path(where.filename)), what, line=where.line))
+
+    class Find(clingo.ast.Transformer):
+        def visit_Script(self, node: clingo.ast.AST) -> clingo.ast.AST:
+            refuse(node, "a #script block: rule set and property programs cannot run Python")
+            return node
+
+        def visit_Function(self, node: clingo.ast.AST) -> clingo.ast.AST:
+            if node.external:
+                what = f"@{node.name}: rule set and property programs cannot call Python"
+                refuse(node, what)
+            return node.update(**self.visit_children(node))
+
+    errors: list[str] = []
+    try:
+        clingo.ast.parse_files(
+            [str(path) for path in programs],
+            Find(),
+            logger=lambda _code, message: errors.append(message.strip()),
+        )
+    except RuntimeError:
+        raise user_program_error(errors[0]) from None
+    if found:
+        raise found[0]
 
 
 def user_program_error(message: str) -> InputError:

@@ -126,6 +126,14 @@ def test_a_rule_set_program_changes_the_scoring(cli, tmp_path):
             "face_value(G, P, home_bonus, 5) :- hom(G, P, _).\n",
             "line 1: hom(G,P,_) is never defined",
         ),
+        (
+            "face_value(G, P, home_bonus, V) :- home(G, P, _), V = @homes().\n",
+            "line 1: @homes: rule set and property programs cannot call Python",
+        ),
+        (
+            "#script (python)\nimport pathlib\npathlib.Path('ran').touch()\n#end.\n",
+            "line 1: a #script block: rule set and property programs cannot run Python",
+        ),
     ],
 )
 def test_a_broken_rule_set_program_is_a_one_line_error(
@@ -138,6 +146,7 @@ def test_a_broken_rule_set_program_is_a_one_line_error(
     assert result.code == 2
     assert result.err.count("\n") == 1
     assert result.err.startswith(f"evlogic: error: home-bonus.lp: {message}"), result.err
+    assert not (tmp_path / "ran").exists()  # refused before clingo would run it
 
 
 def test_batch_reports_a_broken_rule_set_program_on_every_line(cli, tmp_path, monkeypatch):
