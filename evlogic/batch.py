@@ -29,7 +29,7 @@ from typing import Any, TextIO
 from evlogic.boards import Board, load_board, resolve_board
 from evlogic.errors import InputError
 from evlogic.facts import Positions, board_program
-from evlogic.games import GAME_KEYS, Game, game_from_fields, quick_game
+from evlogic.games import Game, game_from_fields, quick_game
 from evlogic.report import atoms_by_position, decode
 from evlogic.rulesets import RuleSet, load_rule_set, rule_set_from_field
 from evlogic.solver import POSITION_INPUT, rule_paths, solve
@@ -43,6 +43,9 @@ CHUNK_SIZE = 1000
 CHUNKS_PER_WORKER = 8
 
 Line = tuple[int, str]  # (line number, text)
+
+#: Keys of a line: a game file's (GAME_KEYS), but the board may come from --board.
+LINE_KEYS = (["players"], ["board", "rules", "expect"])
 
 
 @dataclass(frozen=True)
@@ -93,8 +96,11 @@ def _rule_set(top: Field, value: object, options: BatchOptions) -> RuleSet:
     if reference is None:
         return _named_rule_set("standard", options.base)
     if isinstance(reference, str):
-        return _named_rule_set(reference, options.base)
-    return rule_set_from_field(top.fields(*GAME_KEYS)["rules"], Path(options.base))
+        try:
+            return _named_rule_set(reference, options.base)  # read once per process
+        except InputError:
+            pass  # read again below, to word the error for this line
+    return rule_set_from_field(top.fields(*LINE_KEYS)["rules"], Path(options.base))
 
 
 def _game(number: int, text: str, options: BatchOptions, boards: dict[str, Board]) -> Game:
@@ -110,11 +116,11 @@ def _game(number: int, text: str, options: BatchOptions, boards: dict[str, Board
     reference = value.get("board") if isinstance(value, dict) else None
     if reference is None:
         if options.board is None:
-            top.fields(["players"], ["board", "rules"], what="a game mapping")  # shape first
+            top.fields(*LINE_KEYS, what="a game mapping")  # shape first
             raise top.error("missing key 'board' (or give --board)")
         reference = options.board
     elif not isinstance(reference, str) or not reference.strip():
-        top.fields(["players"], ["board", "rules"], what="a game mapping")["board"].text("a board")
+        top.fields(*LINE_KEYS, what="a game mapping")["board"].text("a board")
     try:
         if reference not in boards:
             boards[reference] = _board(reference, options.base, options.source)
@@ -128,7 +134,7 @@ def _game(number: int, text: str, options: BatchOptions, boards: dict[str, Board
     rules = _rule_set(top, value, options)
     game = quick_game(value, board, options.source, rules)
     if game is None:
-        fields = top.fields(["players"], ["board", "rules"], what="a game mapping")
+        fields = top.fields(*LINE_KEYS, what="a game mapping")
         game = game_from_fields(fields, board, options.source, rules)
     return game
 

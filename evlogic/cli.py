@@ -200,9 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument(
         "--board", metavar="B", help="board for lines without one: a bundled name or a path"
     )
-    batch.add_argument(
-        "--rules", metavar="R", default="standard", help="rule set (only 'standard' so far)"
-    )
+    add_rules_option(batch)
     batch.add_argument(
         "--jobs",
         type=int,

@@ -89,7 +89,7 @@ def quick_game(value: object, board: Board, source: str, rules: RuleSet) -> Game
     (JSON lines), found without building a Field per value; None whenever
     anything is unusual, so that the careful path finds and words the error.
     Accepts only what the careful path accepts."""
-    if not isinstance(value, dict) or not set(value) <= {"board", "players", "rules"}:
+    if not isinstance(value, dict) or not set(value) <= {"board", "players", "rules", "expect"}:
         return None
     listed = value.get("players")
     if not isinstance(listed, list) or not listed:

@@ -99,6 +99,54 @@ def test_bad_lines_are_reported_in_place_and_the_rest_scored(tmp_path):
     assert all("total" in r["players"][0] for r in reports if "error" not in r)
 
 
+def test_cli_scores_each_line_by_its_own_rules_as_score_does(cli, tmp_path, monkeypatch):
+    """A line's rules: (a name, a file, an inline mapping, or none) picks its
+    rule set exactly as in a game file; --rules overrides every line."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "harsh.yaml").write_text("name: harsh\nextends: standard\nsiege_penalty: 30\n")
+    rules = [None, "gentle-siege", "harsh.yaml", {"extends": "standard", "links_needed": 1}]
+    lines = []
+    for number, (line, reference) in enumerate(zip(sample_lines(4), rules, strict=True)):
+        game = json.loads(line)
+        if reference is not None:
+            game["rules"] = reference
+        (tmp_path / f"game{number}.yaml").write_text(yaml.safe_dump(game))
+        if number == 3:
+            del game["board"]  # from --board, with inline rules
+            game["expect"] = {"winners": []}  # a game file's key: accepted, not checked
+        lines.append(json.dumps(game))
+    (tmp_path / "games.jsonl").write_text("\n".join(lines) + "\n")
+
+    result = cli("batch", "games.jsonl", "--board", "usa", "--jobs", "1")
+    assert result.code == 0, result.out
+    reports = [json.loads(line) for line in result.out.splitlines()]
+    assert [r["rules"] for r in reports] == ["standard", "gentle-siege", "harsh", "inline"]
+    for number, report in enumerate(reports):
+        del report["line"]
+        assert report == cli("score", f"game{number}.yaml", "--format", "json").json()
+
+    result = cli("batch", "games.jsonl", "--board", "usa", "--rules", "open-region", "--jobs", "1")
+    reports = [json.loads(line) for line in result.out.splitlines()]
+    for number, report in enumerate(reports):
+        del report["line"]
+        rescored = cli("score", f"game{number}.yaml", "--rules", "open-region", "--format", "json")
+        assert report == rescored.json()
+
+
+def test_a_bad_rule_set_on_a_line_is_that_line_s_error(tmp_path):
+    good = json.loads(sample_lines(1)[0])
+    lines = [
+        json.dumps({**good, "rules": "nowhere"}),
+        json.dumps({**good, "rules": {"extends": "standard", "siege_penalty": -5}}),
+        json.dumps(good),
+    ]
+    reports, failed = batch(lines, tmp_path)
+    assert failed == 2
+    assert reports[0]["error"].startswith("in.jsonl: line 1: rules: no rule set 'nowhere'")
+    assert reports[1]["error"].startswith("in.jsonl: line 2: rules.siege_penalty: must be")
+    assert reports[2]["rules"] == "standard"
+
+
 def test_board_option_fills_in_missing_boards(tmp_path):
     line = json.dumps({"players": [{"name": "A", "home": "KY", "states": ["IN", "WV"]}]})
     board = str(REPO / "maps" / "usa.yaml")
