@@ -1,7 +1,10 @@
 """Balance statistics over batch output: is some home state too strong?
 
 Reads the reports ``evlogic batch`` wrote (error lines are counted and
-skipped) and aggregates their figures; no scoring happens here.
+skipped) and aggregates their figures; no scoring happens here.  Whether
+the regional bonus decided a game is a rule question: rules/bonus_decided.lp
+answers it, a chunk of games per grounding, from the reports' face EVs and
+winners.
 """
 
 from __future__ import annotations
@@ -12,6 +15,13 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 from evlogic.errors import InputError
+from evlogic.solver import rule_paths, solve
+
+#: Games per grounding of rules/bonus_decided.lp (memory stays flat).
+CHUNK_SIZE = 10_000
+
+#: A figure must fit clingo's 32-bit integers.
+_LIMIT = 2**31 - 1
 
 
 @dataclass(frozen=True)
@@ -42,6 +52,8 @@ def batch_stats(lines: Iterable[str], source: str) -> BatchStats:
     count: dict[str, int] = defaultdict(int)
     wins: dict[str, float] = defaultdict(float)
     sums: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    facts: list[str] = []  # face_ev/3 and winner/2 of the games not yet asked about
+    pending = 0
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue
@@ -51,21 +63,28 @@ def batch_stats(lines: Iterable[str], source: str) -> BatchStats:
                 errors += 1
                 continue
             players, winners = report["players"], set(report["winners"])
-            best_face = max(player["face_ev"] for player in players)
-            for player in players:
+            names = [player["name"] for player in players]
+            if not winners <= set(names):
+                raise ValueError(f"winners {sorted(winners - set(names))} are not players")
+            for index, player in enumerate(players):
                 home = player["home"]
                 count[home] += 1
                 if player["name"] in winners:
                     wins[home] += 1 / len(winners)
+                    facts.append(f"winner({pending},{index}).")
                 figures = sums[home]
-                figures[0] += player["total"]
-                figures[1] += player["region_bonus"]
-                figures[2] += player["net_bonus"]
+                figures[0] += _figure(player, "total")
+                figures[1] += _figure(player, "region_bonus")
+                figures[2] += _figure(player, "net_bonus")
+                facts.append(f"face_ev({pending},{index},{_figure(player, 'face_ev')}).")
         except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
             raise InputError(source, f"not a batch report ({error})", line=number) from None
         games += 1
-        if {p["name"] for p in players if p["face_ev"] == best_face} != winners:
-            decided += 1
+        pending += 1
+        if pending == CHUNK_SIZE:
+            decided += _bonus_decided(facts)
+            facts, pending = [], 0
+    decided += _bonus_decided(facts)
     homes = [
         HomeStats(
             state=home,
@@ -80,3 +99,17 @@ def batch_stats(lines: Iterable[str], source: str) -> BatchStats:
     ]
     homes.sort(key=lambda h: (-h.win_rate, h.state))
     return BatchStats(games, errors, decided, round(decided / games, 6) if games else 0.0, homes)
+
+
+def _figure(player: dict, key: str) -> int:
+    value = player[key]
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) > _LIMIT:
+        raise ValueError(f"{key} is not a whole number: {value!r}")
+    return value
+
+
+def _bonus_decided(facts: list[str]) -> int:
+    """How many of these games the regional bonus decided (rules/bonus_decided.lp)."""
+    if not facts:
+        return 0
+    return len(solve("\n".join(facts), rule_paths(("bonus_decided.lp",))))

@@ -258,7 +258,9 @@ def report(line: int, players: list[tuple[str, str, int, int, int]], winners: li
     )
 
 
-def test_stats_by_hand(cli, tmp_path):
+@pytest.mark.parametrize("chunk_size", [1, 2, 10_000])
+def test_stats_by_hand(cli, tmp_path, monkeypatch, chunk_size):
+    monkeypatch.setattr("evlogic.stats.CHUNK_SIZE", chunk_size)  # games per grounding
     reports = tmp_path / "out.jsonl"
     reports.write_text(
         "\n".join(
@@ -288,3 +290,20 @@ def test_stats_by_hand(cli, tmp_path):
     assert homes["OH"]["mean_region_bonus"] == pytest.approx(40 / 3, abs=1e-3)
     assert [h["state"] for h in stats["homes"]] == ["KY", "OH"]
     assert "decided by the regional bonus: 1" in cli("stats", reports).out
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (report(1, [("A", "KY", 50, 0, 0)], ["B"]), "winners ['B'] are not players"),
+        (report(1, [("A", "KY", 1.5, 0, 0)], ["A"]), "total is not a whole number: 1.5"),
+        (report(1, [("A", "KY", 2**40, 0, 0)], ["A"]), "total is not a whole number: 109951162"),
+        ('{"line": 1, "players": []}', "'winners'"),
+    ],
+)
+def test_stats_rejects_what_batch_never_writes(cli, tmp_path, line, message):
+    reports = tmp_path / "out.jsonl"
+    reports.write_text(line + "\n")
+    result = cli("stats", reports)
+    assert result.code == 2
+    assert result.err == f"evlogic: error: {reports}: line 1: not a batch report ({message})\n"

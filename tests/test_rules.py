@@ -465,6 +465,25 @@ def test_compare_gives_one_change_per_source_that_changed():
     )
 
 
+# --- bonus_decided.lp (evlogic stats) ---------------------------------------
+
+
+def test_bonus_decided_when_the_winners_differ_from_the_face_winners():
+    unique_model(
+        ["bonus_decided.lp"],
+        # Game 1: face leader wins.  Game 2: the bonus turns it.  Game 3: a
+        # face tie that the bonus breaks.  Game 4: a face tie that stays a tie.
+        """
+        face_ev(1,0,50). face_ev(1,1,40). winner(1,0).
+        face_ev(2,0,50). face_ev(2,1,45). winner(2,1).
+        face_ev(3,0,30). face_ev(3,1,30). winner(3,0).
+        face_ev(4,0,30). face_ev(4,1,30). winner(4,0). winner(4,1).
+        """,
+        has=["bonus_decided(2)", "bonus_decided(3)", "face_winner(3,0)", "face_winner(3,1)"],
+        lacks=["bonus_decided(1)", "bonus_decided(4)", "face_winner(2,1)"],
+    )
+
+
 # --- the whole program -----------------------------------------------------
 
 
