@@ -1,6 +1,6 @@
 """The board report: what every home state can reach under a rule set.
 
-The figures come from ``rules/board_report.lp`` on top of ``rules/region.lp``:
+The figures come from ``rules/board_report.lp`` on top of ``rules/region.lp``
 one position per home (the home's number is the position index), first
 owning everything (cores, largest region), then, tier by tier, the fewest
 owned states that reach it: per home one grounding, one optimisation per
@@ -64,7 +64,7 @@ def board_report(board: Board, rules: RuleSet) -> BoardReport:
     fewest: dict[int, dict[str, int | None]] = {}
     for h in range(len(ids)):
         fewest[h] = {str(size): None for size, _ in rules.tiers}
-        sizes = [size for size, _ in rules.tiers if size <= largest[h]]
+        sizes = sorted(size for (size,) in everything[h]["reachable_tier"])  # searched tiers
         if not sizes:
             continue
         switches = "".join(f"#external report({h},tier({size})).\n" for size in sizes)
@@ -79,7 +79,6 @@ def board_report(board: Board, rules: RuleSet) -> BoardReport:
                 )
             fewest[h][str(size)] = len(atoms_by_position(found)[h]["owned"])  # home included
 
-    smallest_tier = min(size for size, _ in rules.tiers)
     homes = [
         HomeReport(
             state=ids[h],
@@ -87,7 +86,7 @@ def board_report(board: Board, rules: RuleSet) -> BoardReport:
             max_region=largest[h],
             states_for_tier=fewest[h],
             neighbors=len(board.states[ids[h]].neighbors),
-            can_earn_bonus=largest[h] >= smallest_tier,
+            can_earn_bonus=bool(everything[h]["can_earn_bonus"]),
         )
         for h in range(len(ids))
     ]

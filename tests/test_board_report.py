@@ -57,3 +57,13 @@ def test_default_board_flags_alaska_hawaii_and_maine(cli):
     assert all(v is None for v in homes["ME"]["states_for_tier"].values())
     text = cli("board-report").out
     assert "Never earn a regional bonus: AK, HI, ME" in text
+
+
+def test_a_tier_that_pays_nothing_earns_no_bonus(cli, write_game, tmp_path, monkeypatch):
+    """Tier 3 pays 0 and tier 5 is out of reach of a lone triangle: the home
+    reaches a tier, yet can never earn a bonus."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "stingy.yaml").write_text("extends: standard\ntiers: {3: 0, 5: 20}\n")
+    homes = report(cli, write_game, TWO_TRIANGLES[:3], "--rules", "stingy.yaml")
+    assert homes["H"]["states_for_tier"] == {"3": 3, "5": None}
+    assert homes["H"]["can_earn_bonus"] is False
