@@ -1,8 +1,9 @@
 """The board report: what every home state can reach under a rule set.
 
-The figures come from ``rules/board_report.lp`` on top of ``rules/region.lp``
+The figures come from ``rules/board_report.lp`` on top of ``rules/region.lp``:
 one position per home (the home's number is the position index), first
-owning everything (cores, largest region), then, tier by tier, the fewest
+owning everything (cores, largest region, the tiers within reach and
+whether one pays), then, tier by tier, the fewest
 owned states that reach it: per home one grounding, one optimisation per
 tier (the tier is an ``#external`` switch).  Optimising all homes in one
 call would prove a sum of 51 minima at once, which is far slower.
