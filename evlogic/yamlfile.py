@@ -245,7 +245,7 @@ class Field:
         else:
             raise self.error(f"must be {what}, not {_type_name(self.value)}")
         if not text.strip():
-            raise self.error(f"must be non-empty {what}")
+            raise self.error(f"must be {what}, not empty")
         return text
 
     def integer(self, minimum: int, maximum: int, what: str = "a whole number") -> int:

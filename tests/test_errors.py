@@ -48,7 +48,7 @@ GAME_CASES = {
     "unknown top key": ("board: usa\nplayer: []\n", ["unknown key 'player'", "did you mean"]),
     "empty name": (
         "board: usa\nplayers: [{name: '', home: KY}]\n",
-        ["players[0].name", "non-empty"],
+        ["players[0].name: must be a player name, not empty"],
     ),
     "name is a list": (
         "board: usa\nplayers: [{name: [a], home: KY}]\n",
