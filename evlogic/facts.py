@@ -72,14 +72,13 @@ class Positions:
     Position ``G`` is the G-th game; every game is on ``board``."""
 
     def __init__(self, board: Board, games: Sequence[Game]) -> None:
-        codes = _codes(board)
         self._positions = [Number(index) for index in range(len(games))]
         self._homes: list[list[Symbol]] = []
         self._owned: list[list[Symbol]] = []
         for game in games:
             if game.board != board:
                 raise ValueError(f"a game on board {game.board.name!r}, not {board.name!r}")
-            mine = [codes[p] for p in range(len(game.players))]
+            mine = [_player_codes(board, p) for p in range(len(game.players))]
             self._homes.append([mine[p][player.home] for p, player in enumerate(game.players)])
             self._owned.append(
                 [mine[p][state] for p, player in enumerate(game.players) for state in player.states]
@@ -97,23 +96,11 @@ class Positions:
         return self._owned[position.number]
 
 
-class _Codes(dict[int, dict[str, Symbol]]):
-    """Player number -> state id -> the symbol of P * Base + S, made on first use."""
-
-    def __init__(self, board: Board) -> None:
-        super().__init__()
-        self.numbers = state_numbers(board)
-
-    def __missing__(self, player: int) -> dict[str, Symbol]:
-        base = len(self.numbers)
-        codes = {state: Number(player * base + s) for state, s in self.numbers.items()}
-        self[player] = codes
-        return codes
-
-
-@lru_cache(maxsize=16)
-def _codes(board: Board) -> _Codes:
-    return _Codes(board)
+@lru_cache(maxsize=256)
+def _player_codes(board: Board, player: int) -> dict[str, Symbol]:
+    """State id -> the symbol of P * Base + S for player P, made once."""
+    numbers = state_numbers(board)
+    return {state: Number(player * len(numbers) + s) for state, s in numbers.items()}
 
 
 def focus_program(player: int, index: int = 0) -> str:
