@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from evlogic.boards import Board, load_board, resolve_board
+from evlogic.errors import InputError
 from evlogic.resources import display_path
 from evlogic.rulesets import RuleSet, load_rule_set, rule_set_from_field
 from evlogic.yamlfile import Field, read_yaml, yaml_document
@@ -40,6 +41,8 @@ def game_from_fields(
 ) -> Game:
     """Validate a game's fields against its board (the ``board`` and ``rules``
     keys already resolved; ``rules`` None means standard)."""
+    rules = rules or load_rule_set("standard")
+    check_game_end(board, rules)
     items = fields["players"].items("a list of players")
     if not items:
         raise fields["players"].error("must list at least one player")
@@ -79,9 +82,7 @@ def game_from_fields(
             owner[state_id] = name
             won.append(state_id)
         players.append(Player(name=name, home=home, states=tuple(won)))
-    return Game(
-        board=board, players=tuple(players), source=source, rules=rules or load_rule_set("standard")
-    )
+    return Game(board=board, players=tuple(players), source=source, rules=rules)
 
 
 def quick_game(value: object, board: Board, source: str, rules: RuleSet) -> Game | None:
@@ -90,6 +91,8 @@ def quick_game(value: object, board: Board, source: str, rules: RuleSet) -> Game
     anything is unusual, so that the careful path finds and words the error.
     Accepts only what the careful path accepts."""
     if not isinstance(value, dict) or not set(value) <= {"board", "players", "rules", "expect"}:
+        return None
+    if rules.game_end is not None and rules.game_end > len(board.states):
         return None
     listed = value.get("players")
     if not isinstance(listed, list) or not listed:
@@ -123,6 +126,17 @@ def quick_game(value: object, board: Board, source: str, rules: RuleSet) -> Game
             return None
         players.append(Player(name=name, home=home, states=tuple(won)))
     return Game(board=board, players=tuple(players), source=source, rules=rules)
+
+
+def check_game_end(board: Board, rules: RuleSet) -> None:
+    """A rule set may move the game end, but not beyond the board's states."""
+    if rules.game_end is not None and rules.game_end > len(board.states):
+        raise InputError(
+            rules.source,
+            f"{rules.game_end} is more than the {len(board.states)} states of board "
+            f"{board.name!r}: the game could never end",
+            field="game_end",
+        )
 
 
 def _state_id(item: Field, board: Board) -> str:

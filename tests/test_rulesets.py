@@ -83,6 +83,10 @@ def test_game_end_from_the_rule_set(cli, tmp_path):
         ("siege_penalty: 5\n", ["missing", "tiers"]),
         ("extends: nowhere\n", ["extends", "no rule set 'nowhere'"]),
         ("extends: loop.yaml\n", ["extends", "cycle"]),
+        (
+            "extends: standard\ngame_end: 52\n",
+            ["rules.yaml: game_end: 52 is more than the 51 states", "could never end"],
+        ),
     ],
 )
 def test_bad_rule_sets_are_one_line_errors(cli, tmp_path, text, fragments):
@@ -93,6 +97,16 @@ def test_bad_rule_sets_are_one_line_errors(cli, tmp_path, text, fragments):
     assert result.err.startswith("evlogic: error: ") and result.err.count("\n") == 1
     for fragment in fragments:
         assert fragment in result.err, result.err
+
+
+def test_a_game_end_beyond_the_board_fails_each_batch_line(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "long.yaml", "extends: standard\ngame_end: 52\n")
+    cli("sample", "--board", "usa", "--players", "2", "--count", "2", "-o", "games.jsonl")
+    result = cli("batch", "games.jsonl", "--rules", "long.yaml", "--jobs", "1")
+    assert result.code == 1
+    lines = [json.loads(line) for line in result.out.splitlines()]
+    assert all("game_end: 52 is more than the 51 states" in line["error"] for line in lines)
 
 
 def test_unknown_rule_set_name(cli):
