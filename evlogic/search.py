@@ -32,13 +32,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import clingo
-import clingo.ast
 
 from evlogic.boards import Board
 from evlogic.errors import InputError
 from evlogic.facts import board_program, state_ids
 from evlogic.resources import rules_dir
-from evlogic.solver import ground, rule_paths, user_program_error
+from evlogic.solver import ground, read_user_programs, rule_paths
 
 #: Scoring without materialised numbers: no totals, no region sizes, no
 #: chosen core (the bonus reads tier thresholds, rules/cores.lp).
@@ -80,36 +79,12 @@ REGION_ONLY = {
 def search_rules(programs: list[Path]) -> list[Path]:
     """The rule files a search loads for these property or diff programs."""
     names = list(SEARCH_RULES)
-    reads = read_predicates(programs)
+    reads = read_user_programs(programs)
     if TOTALS_ONLY & reads:
         names[names.index("winners_by_points.lp")] = "totals.lp"
     if REGION_ONLY & reads:
         names.insert(names.index("cores.lp") + 1, "region.lp")
     return [*rule_paths(names), *programs]
-
-
-def read_predicates(programs: list[Path]) -> set[tuple[str, int]]:
-    """Every predicate (name, arity) that occurs in these programs; a syntax
-    error is an InputError naming the file and line."""
-    found: set[tuple[str, int]] = set()
-
-    class Collect(clingo.ast.Transformer):
-        def visit_SymbolicAtom(self, node: clingo.ast.AST) -> clingo.ast.AST:
-            term = node.symbol
-            if term.ast_type == clingo.ast.ASTType.Function:
-                found.add((term.name, len(term.arguments)))
-            return node
-
-    errors: list[str] = []
-    try:
-        clingo.ast.parse_files(
-            [str(path) for path in programs],
-            Collect(),
-            logger=lambda _code, message: errors.append(message.strip()),
-        )
-    except RuntimeError:
-        raise user_program_error(errors[0]) from None
-    return found
 
 
 @dataclass(frozen=True)

@@ -66,7 +66,7 @@ def ground(
     message but "undefined atom" (input predicates may have no facts) is a
     bug: SolverError.  ``context`` answers the rules' @-calls (see
     rules/position_input.lp)."""
-    refuse_python(user_files(rules))
+    read_user_programs(user_files(rules))  # errors and Python first
     messages: list[str] = []
     user_messages: list[str] = []
     prefixes = tuple(f"{path}:" for path in user_files(rules))
@@ -115,40 +115,49 @@ def user_files(rules: Sequence[Path]) -> list[Path]:
     return [path for path in rules if rules_dir() not in path.resolve().parents]
 
 
-def refuse_python(programs: Sequence[Path]) -> None:
-    """A user's program may not run Python: a ``#script`` block or an
-    ``@``-call there is an InputError naming the file and line (evlogic's
-    own rules answer their @-calls from a grounding context, which a user's
-    call would reach).  Checked on the syntax tree, before clingo loads the
-    file and would run a script; a syntax error is reported here too."""
-    found: list[InputError] = []
+def read_user_programs(programs: Sequence[Path]) -> set[tuple[str, int]]:
+    """Every predicate (name, arity) that a user's programs mention.
+
+    Parsed, not loaded: a syntax error, a ``#script`` block or an ``@``-call
+    is an InputError naming the file and line, before clingo could run a
+    script.  A user's program may not run Python (evlogic's own rules answer
+    their @-calls from a grounding context, which a user's call would reach).
+    """
+    found: set[tuple[str, int]] = set()
+    refused: list[InputError] = []
 
     def refuse(node: clingo.ast.AST, what: str) -> None:
         where = node.location.begin
-        found.append(InputError(display_path(Path(where.filename)), what, line=where.line))
+        refused.append(InputError(display_path(Path(where.filename)), what, line=where.line))
 
-    class Find(clingo.ast.Transformer):
-        def visit_Script(self, node: clingo.ast.AST) -> clingo.ast.AST:
-            refuse(node, "a #script block: rule set and property programs cannot run Python")
-            return node
+    class Read(clingo.ast.Transformer):
+        def visit_SymbolicAtom(self, node: clingo.ast.AST) -> clingo.ast.AST:
+            term = node.symbol
+            if term.ast_type == clingo.ast.ASTType.Function:
+                found.add((term.name, len(term.arguments)))
+            return node.update(**self.visit_children(node))
 
         def visit_Function(self, node: clingo.ast.AST) -> clingo.ast.AST:
             if node.external:
-                what = f"@{node.name}: rule set and property programs cannot call Python"
-                refuse(node, what)
+                refuse(node, f"@{node.name}: rule set and property programs cannot call Python")
             return node.update(**self.visit_children(node))
+
+        def visit_Script(self, node: clingo.ast.AST) -> clingo.ast.AST:
+            refuse(node, "a #script block: rule set and property programs cannot run Python")
+            return node
 
     errors: list[str] = []
     try:
         clingo.ast.parse_files(
             [str(path) for path in programs],
-            Find(),
+            Read(),
             logger=lambda _code, message: errors.append(message.strip()),
         )
     except RuntimeError:
         raise user_program_error(errors[0]) from None
-    if found:
-        raise found[0]
+    if refused:
+        raise refused[0]
+    return found
 
 
 def user_program_error(message: str) -> InputError:
