@@ -31,29 +31,18 @@ from timing import median_seconds, print_rows  # noqa: E402
 
 from evlogic.boards import load_board  # noqa: E402
 from evlogic.resources import bundled_boards  # noqa: E402
+from evlogic.sample import sample_games  # noqa: E402
 from plain_scorer import score_position  # noqa: E402
 
 EVLOGIC = [sys.executable, "-m", "evlogic"]
 
 
 def sample(path: Path, count: int) -> None:
+    """What `evlogic sample --board usa --players 4 --seed 1` writes."""
+    usa = load_board(bundled_boards()["usa"])
     with path.open("w") as out:
-        subprocess.run(
-            [
-                *EVLOGIC,
-                "sample",
-                "--board",
-                "usa",
-                "--players",
-                "4",
-                "--count",
-                str(count),
-                "--seed",
-                "1",
-            ],
-            stdout=out,
-            check=True,
-        )
+        for game in sample_games(usa, "usa", 4, count, seed=1):
+            out.write(json.dumps(game) + "\n")
 
 
 def plain_end_to_end(source: Path, target: Path) -> None:

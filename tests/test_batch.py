@@ -17,8 +17,11 @@ from hypothesis import strategies as st
 
 from conftest import REPO
 from evlogic.batch import BatchOptions, run_batch
+from evlogic.boards import load_board
 from evlogic.engine import score_game
 from evlogic.games import load_game
+from evlogic.resources import bundled_boards
+from evlogic.sample import sample_games
 from strategies import positions
 
 
@@ -53,26 +56,9 @@ def test_batch_matches_score_per_position(tmp_path, several, chunk_size):
 
 
 def sample_lines(count: int, seed: int = 7) -> list[str]:
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "evlogic",
-            "sample",
-            "--board",
-            "usa",
-            "--players",
-            "4",
-            "--count",
-            str(count),
-            "--seed",
-            str(seed),
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout.splitlines()
+    """Random final usa positions, 4 players, as `evlogic sample` writes them."""
+    usa = load_board(bundled_boards()["usa"])
+    return [json.dumps(game) for game in sample_games(usa, "usa", 4, count, seed)]
 
 
 def test_bad_lines_are_reported_in_place_and_the_rest_scored(tmp_path):
@@ -224,9 +210,15 @@ def test_dask_local_cluster_gives_the_same_output(tmp_path):
 # --- sample ------------------------------------------------------------------
 
 
-def test_sample_is_reproducible_and_final(tmp_path):
-    first, again, other = sample_lines(50, seed=3), sample_lines(50, seed=3), sample_lines(50, 4)
-    assert first == again
+def test_sample_is_reproducible_and_final(cli, tmp_path):
+    def sample(seed: int) -> list[str]:
+        args = ("--board", "usa", "--players", "4", "--count", "50", "--seed", str(seed))
+        result = cli("sample", *args)
+        assert result.code == 0, result.err
+        return result.out.splitlines()
+
+    first, again, other = sample(3), sample(3), sample(4)
+    assert first == again == sample_lines(50, seed=3)
     assert first != other
     reports, failed = batch(first, tmp_path)
     assert failed == 0
