@@ -101,12 +101,32 @@ def solve(
     facts: str, rules: Sequence[Path] | None = None, context: object = None
 ) -> list[clingo.Symbol]:
     """Ground ``rules`` (default: the scoring program) with ``facts`` (and
-    ``context``, see :func:`ground`); return the shown atoms of the one model."""
+    ``context``, see :func:`ground`); return the shown atoms of the one model.
+
+    evlogic's rules are stratified: one model.  A user's program (a rule
+    set's .lp files) could add a choice or a constraint, so then a second
+    model with different shown atoms is looked for: scores that depend on
+    the solver's choice, or no scores at all, are an InputError naming the
+    user's files, never a number."""
     rules = rules if rules is not None else rule_paths()
-    control = ground(facts, rules, ["--models=1"], context)
+    users = user_files(rules)
+    options = ["--models=2", "--project=show"] if users else ["--models=1"]
+    control = ground(facts, rules, options, context)
+    models = []
     with control.solve(yield_=True) as handle:
         for model in handle:
-            return model.symbols(shown=True)
+            models.append(model.symbols(shown=True))
+    if len(models) == 1:
+        return models[0]
+    if users:
+        source = ", ".join(display_path(path) for path in users)
+        if models:
+            raise InputError(
+                source,
+                "more than one answer: the scores would depend on the solver's choice "
+                "(a choice rule or a disjunction?)",
+            )
+        raise InputError(source, "no answer: these rules rule the position out (a constraint?)")
     raise SolverError("the scoring rules have no answer set for this input")
 
 

@@ -148,6 +148,11 @@ def test_a_rule_set_program_changes_the_scoring(cli, tmp_path):
             "#script (python)\nimport pathlib\npathlib.Path('ran').touch()\n#end.\n",
             "line 1: a #script block: rule set and property programs cannot run Python",
         ),
+        (
+            "{ face_value(G, P, home_bonus, 5) } :- home(G, P, _).\n",
+            "more than one answer: the scores would depend on the solver's choice",
+        ),
+        (":- home(G, P, _).\n", "no answer: these rules rule the position out"),
     ],
 )
 def test_a_broken_rule_set_program_is_a_one_line_error(
