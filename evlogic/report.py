@@ -14,8 +14,11 @@ from dataclasses import dataclass
 
 from clingo import Symbol, Tuple_
 
+from evlogic.errors import InputError
 from evlogic.facts import state_ids
 from evlogic.games import Game
+from evlogic.resources import display_path
+from evlogic.solver import SolverError
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,7 @@ def atoms_by_position(symbols: Sequence[Symbol]) -> dict[int, Atoms]:
 
 def decode(atoms: Atoms, game: Game) -> ScoreReport:
     """Turn one position's atoms (see :func:`atoms_by_position`) into a report."""
+    _check_shape(atoms, game)
     ids = state_ids(game.board)
     cores = {p: [ids[a], ids[b]] for p, a, b in atoms["core"]}
     joined: dict[int, list[tuple[int, int]]] = defaultdict(list)
@@ -138,3 +142,27 @@ def decode(atoms: Atoms, game: Game) -> ScoreReport:
         players=players,
         winners=[game.players[number].name for number in winners],
     )
+
+
+def _check_shape(atoms: Atoms, game: Game) -> None:
+    """What rules/output.lp promises: one game end and states-won count, one
+    set of figures per player, a winner.  evlogic's rules keep it; a rule
+    set's own program could break it (a second total/3, say), which is an
+    InputError naming that program, never a report with a figure picked at
+    random."""
+    problems = []
+    if len(atoms["states_won"]) != 1 or len(atoms["game_end"]) != 1:
+        problems.append("the states won or the game end is not one number")
+    for number, player in enumerate(game.players):
+        figures = sum(1 for score in atoms["score"] if score[0] == number)
+        if figures != 1:
+            what = "no total" if figures == 0 else "more than one total, face EV or bonus"
+            problems.append(f"player {player.name!r} has {what}")
+    if not atoms["winner"]:
+        problems.append("nobody wins")
+    if not problems:
+        return
+    if game.rules.programs:
+        source = ", ".join(display_path(path) for path in game.rules.programs)
+        raise InputError(source, f"breaks the scores: {problems[0]}")
+    raise SolverError(f"the scoring rules broke their output: {problems[0]}")

@@ -153,6 +153,10 @@ def test_a_rule_set_program_changes_the_scoring(cli, tmp_path):
             "more than one answer: the scores would depend on the solver's choice",
         ),
         (":- home(G, P, _).\n", "no answer: these rules rule the position out"),
+        (
+            "total(G, P, 0) :- player(G, P).\n",
+            "breaks the scores: player 'You' has more than one total, face EV or bonus",
+        ),
     ],
 )
 def test_a_broken_rule_set_program_is_a_one_line_error(
