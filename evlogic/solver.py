@@ -144,6 +144,8 @@ def read_user_programs(programs: Sequence[Path]) -> set[tuple[str, int]]:
     their @-calls from a grounding context, which a user's call would reach).
     """
     found: set[tuple[str, int]] = set()
+    if not programs:
+        return found  # (clingo would parse standard input for an empty list)
     refused: list[InputError] = []
 
     def refuse(node: clingo.ast.AST, what: str) -> None:

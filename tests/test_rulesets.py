@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import pickle
+import subprocess
+import sys
 
 import pytest
 
@@ -251,3 +253,20 @@ def test_verify_errors(cli, tmp_path):
     plain = write(tmp_path, "plain.yaml", GAME)
     assert "no expect" in cli("verify", plain).err
     assert cli("verify", tmp_path / "missing.yaml").code == 2
+
+
+def test_scoring_never_reads_standard_input():
+    """With no rule set programs there is nothing to parse; clingo, asked to
+    parse an empty list of files, would read standard input instead and wait
+    on a terminal."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "evlogic", "score"],
+        stdin=subprocess.PIPE,  # left open: a read would block
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        assert process.wait(timeout=30) == 0
+    finally:
+        process.kill()
+        process.stdin.close()
