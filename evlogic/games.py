@@ -92,8 +92,7 @@ def quick_game(value: object, board: Board, source: str, rules: RuleSet) -> Game
     Accepts only what the careful path accepts."""
     if not isinstance(value, dict) or not set(value) <= {"board", "players", "rules", "expect"}:
         return None
-    if rules.game_end is not None and rules.game_end > len(board.states):
-        return None
+    check_game_end(board, rules)  # worded the same on either path
     listed = value.get("players")
     if not isinstance(listed, list) or not listed:
         return None
