@@ -89,10 +89,12 @@ def quick_game(value: object, board: Board, source: str, rules: RuleSet) -> Game
     """The same game as :func:`game_from_fields` gives for plain, clean data
     (JSON lines), found without building a Field per value; None whenever
     anything is unusual, so that the careful path finds and words the error.
-    Accepts only what the careful path accepts."""
+    Accepts only what the careful path accepts; a rule set whose game end
+    the board cannot reach is the one error raised here (it names no field
+    of the game, so both paths word it alike)."""
     if not isinstance(value, dict) or not set(value) <= {"board", "players", "rules", "expect"}:
         return None
-    check_game_end(board, rules)  # worded the same on either path
+    check_game_end(board, rules)
     listed = value.get("players")
     if not isinstance(listed, list) or not listed:
         return None
