@@ -30,6 +30,7 @@ from evlogic.boards import Board, load_board, resolve_board
 from evlogic.errors import InputError
 from evlogic.facts import Positions, board_program
 from evlogic.games import Game, game_from_fields, quick_game
+from evlogic.jsonlines import Line, numbered, utf8_line
 from evlogic.report import atoms_by_position, decode
 from evlogic.rulesets import RuleSet, load_rule_set, rule_set_from_field
 from evlogic.solver import POSITION_INPUT, rule_paths, solve
@@ -41,8 +42,6 @@ CHUNK_SIZE = 1000
 
 #: Chunks a worker process scores before a fresh one replaces it.
 CHUNKS_PER_WORKER = 8
-
-Line = tuple[int, str]  # (line number, text)
 
 #: Keys of a line: a game file's (GAME_KEYS), but the board may come from --board.
 LINE_KEYS = (["players"], ["board", "rules", "expect"])
@@ -61,12 +60,11 @@ class BatchOptions:
 def chunks(lines: Iterable[str], size: int) -> Iterator[list[Line]]:
     """Number lines from 1 and group them, skipping blank ones; lazy."""
     chunk: list[Line] = []
-    for number, text in enumerate(lines, start=1):
-        if text.strip():
-            chunk.append((number, text))
-            if len(chunk) == size:
-                yield chunk
-                chunk = []
+    for line in numbered(lines):
+        chunk.append(line)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
     if chunk:
         yield chunk
 
@@ -107,7 +105,7 @@ def _game(number: int, text: str, options: BatchOptions, boards: dict[str, Board
     """The game on one line; ``boards`` caches the chunk's board references
     (resolving a path and checking its file costs more than scoring)."""
     try:
-        value = json.loads(text)
+        value = json.loads(utf8_line(text, options.source, number))
     except json.JSONDecodeError as error:
         raise InputError(
             options.source, f"invalid JSON: {error.msg} (column {error.colno})", line=number

@@ -16,11 +16,12 @@ from evlogic.boards import Board, load_board, resolve_board
 from evlogic.engine import score_game
 from evlogic.errors import InputError
 from evlogic.games import Game, load_game, load_game_text
+from evlogic.jsonlines import open_input
 from evlogic.render import to_json, to_text
 from evlogic.resources import bundled_properties, default_game
 from evlogic.rulesets import RuleSet, bundled_rule_sets, load_rule_set, resolve_rule_set
 from evlogic.solver import SolverError
-from evlogic.yamlfile import Field
+from evlogic.yamlfile import Field, utf8_text
 
 # The other commands' modules are imported when the command runs, so that
 # `evlogic score` starts as fast as it can.
@@ -312,7 +313,8 @@ def read_game(argument: str | None, rules: RuleSet | None = None) -> Game:
     if argument is None:
         return load_game(default_game(), source="rulebook full example", rules=rules)
     if argument == "-":
-        return load_game_text(sys.stdin.read(), "<stdin>", Path.cwd(), rules)
+        text = utf8_text(sys.stdin.buffer.read(), "<stdin>")
+        return load_game_text(text, "<stdin>", Path.cwd(), rules)
     return load_game(Path(argument), source=argument, rules=rules)
 
 
@@ -383,14 +385,11 @@ def run_batch_command(args: argparse.Namespace) -> int:
         field = Field("--board", "", args.board, None, None)
         board = str(resolve_board(field, Path.cwd()).resolve())
         load_board(Path(board), args.board)  # bad boards fail here, once
+    stream = open_input(args.input)
     if args.input == "-":
-        source, base, stream = "<stdin>", Path.cwd(), sys.stdin
+        source, base = "<stdin>", Path.cwd()
     else:
-        path = Path(args.input)
-        if not path.is_file():
-            raise InputError(args.input, "no such file")
-        source, base = args.input, path.resolve().parent
-        stream = path.open(encoding="utf-8")
+        source, base = args.input, Path(args.input).resolve().parent
     options = BatchOptions(source=source, board=board, base=str(base), rules=rules)
     with ExitStack() as stack:
         if stream is not sys.stdin:
@@ -450,14 +449,11 @@ def run_stats(args: argparse.Namespace) -> int:
     from evlogic.render import stats_to_json, stats_to_text
     from evlogic.stats import batch_stats
 
-    if args.reports == "-":
-        stats = batch_stats(sys.stdin, "<stdin>")
-    else:
-        path = Path(args.reports)
-        if not path.is_file():
-            raise InputError(args.reports, "no such file")
-        with path.open(encoding="utf-8") as lines:
-            stats = batch_stats(lines, args.reports)
+    with ExitStack() as stack:
+        lines = open_input(args.reports)
+        if lines is not sys.stdin:
+            stack.enter_context(lines)
+        stats = batch_stats(lines, "<stdin>" if args.reports == "-" else args.reports)
     sys.stdout.write(stats_to_json(stats) + "\n" if args.format == "json" else stats_to_text(stats))
     return 0
 

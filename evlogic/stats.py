@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 from evlogic.errors import InputError
+from evlogic.jsonlines import numbered, utf8_line
 from evlogic.solver import rule_paths, solve
 
 #: Games per grounding of rules/bonus_decided.lp (memory stays flat).
@@ -54,11 +55,9 @@ def batch_stats(lines: Iterable[str], source: str) -> BatchStats:
     sums: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     facts: list[str] = []  # face_ev/3 and winner/2 of the games not yet asked about
     pending = 0
-    for number, text in enumerate(lines, start=1):
-        if not text.strip():
-            continue
+    for number, text in numbered(lines):
         try:
-            report = json.loads(text)
+            report = json.loads(utf8_line(text, source, number))
             if "error" in report:
                 errors += 1
                 continue

@@ -116,16 +116,22 @@ def read_yaml(path: Path, source: str | None = None) -> Field:
     """Read a YAML file into a top-level :class:`Field`."""
     name = source or str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except FileNotFoundError:
         raise InputError(name, "no such file") from None
     except IsADirectoryError:
         raise InputError(name, "is a directory, not a file") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(name, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except OSError as exc:
         raise InputError(name, f"cannot read: {exc.strerror}") from None
-    return yaml_document(text, name)
+    return yaml_document(utf8_text(data, name), name)
+
+
+def utf8_text(data: bytes, source: str) -> str:
+    """Bytes read from a file or standard input, as text; not UTF-8 is an InputError."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(source, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
 def yaml_document(text: str, source: str) -> Field:

@@ -133,6 +133,32 @@ def test_a_bad_rule_set_on_a_line_is_that_line_s_error(tmp_path):
     assert reports[2]["rules"] == "standard"
 
 
+def test_cli_reads_any_bytes_line_by_line(cli, tmp_path):
+    """A byte-order mark is dropped; a line that is not UTF-8 is that line's
+    error, and the lines around it are scored."""
+    good = sample_lines(2)
+    games = tmp_path / "games.jsonl"
+    bad = b'{"board": "usa", "players": [{"name": "\xff", "home": "KY"}]}'
+    games.write_bytes(b"\xef\xbb\xbf" + good[0].encode() + b"\n" + bad + b"\n" + good[1].encode())
+    result = cli("batch", games, "--jobs", "1")
+    assert result.code == 1
+    reports = [json.loads(line) for line in result.out.splitlines()]
+    assert [r["line"] for r in reports] == [1, 2, 3]
+    assert "error" not in reports[0] and "error" not in reports[2]
+    assert reports[1]["error"] == f"{games}: line 2: not UTF-8 text (a bad byte at column 40)"
+
+    out = tmp_path / "out.jsonl"
+    out.write_bytes(b"\xef\xbb\xbf" + result.out.encode())
+    stats = cli("stats", out, "--format", "json")
+    assert stats.code == 0 and stats.json()["games"] == 2 and stats.json()["errors"] == 1
+    out.write_bytes(b"\xff\n")
+    stats = cli("stats", out)
+    assert (stats.code, stats.err) == (
+        2,
+        f"evlogic: error: {out}: line 1: not UTF-8 text (a bad byte at column 1)\n",
+    )
+
+
 def test_board_option_fills_in_missing_boards(tmp_path):
     line = json.dumps({"players": [{"name": "A", "home": "KY", "states": ["IN", "WV"]}]})
     board = str(REPO / "maps" / "usa.yaml")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from conftest import board_dict, run_subprocess
@@ -166,6 +169,18 @@ def test_binary_file(cli, tmp_path):
     game = tmp_path / "game.yaml"
     game.write_bytes(b"\xff\xfe\x00board")
     expect_error(cli, game, "UTF-8")
+
+
+def test_binary_standard_input():
+    done = subprocess.run(
+        [sys.executable, "-m", "evlogic", "score", "-"],
+        input=b"board: usa\nplayers: [{name: \xff, home: KY}]\n",
+        capture_output=True,
+        timeout=120,
+    )
+    assert done.returncode == 2
+    message = b"evlogic: error: <stdin>: not UTF-8 text (invalid start byte at byte 28)\n"
+    assert done.stderr == message
 
 
 def test_errors_through_a_real_process_have_no_traceback(tmp_path):
