@@ -34,7 +34,7 @@ from evlogic.jsonlines import Line, numbered, utf8_line
 from evlogic.report import atoms_by_position, decode
 from evlogic.rulesets import RuleSet, load_rule_set, rule_set_from_field
 from evlogic.solver import POSITION_INPUT, rule_paths, solve
-from evlogic.yamlfile import Field
+from evlogic.yamlfile import Field, is_unicode
 
 #: Lines per chunk: big enough that grounding overhead vanishes, small
 #: enough that memory stays flat (a 51-state chunk grounds in ~0.2 s).
@@ -167,8 +167,15 @@ def score_chunk(chunk: list[Line], options: BatchOptions) -> tuple[str, int, int
             report = decode(atoms[index], game)
             results[number] = {"line": number, **report.to_dict()}
     failed = sum("error" in result for result in results.values())
-    text = "".join(json.dumps(results[number], ensure_ascii=False) + "\n" for number, _ in chunk)
+    text = "".join(_json_line(results[number]) for number, _ in chunk)
     return text, failed, len(chunk)
+
+
+def _json_line(result: dict) -> str:
+    """One output line; UTF-8 as is, but a lone surrogate (a JSON escape in the
+    input, quoted back in an error) stays escaped, so the line can be written."""
+    line = json.dumps(result, ensure_ascii=False)
+    return (line if is_unicode(line) else json.dumps(result)) + "\n"
 
 
 # --- running chunks: in-process, on a process pool, on a Dask cluster ------

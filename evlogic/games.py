@@ -15,7 +15,7 @@ from evlogic.boards import Board, load_board, resolve_board
 from evlogic.errors import InputError
 from evlogic.resources import display_path
 from evlogic.rulesets import RuleSet, load_rule_set, rule_set_from_field
-from evlogic.yamlfile import Field, read_yaml, yaml_document
+from evlogic.yamlfile import Field, is_unicode, read_yaml, yaml_document
 
 #: Keys of a game file: required, then optional.
 GAME_KEYS = (["board", "players"], ["rules", "expect"])
@@ -106,6 +106,8 @@ def quick_game(value: object, board: Board, source: str, rules: RuleSet) -> Game
             return None
         name, home = entry.get("name"), entry.get("home")
         if not isinstance(name, str) or not name.strip() or name in names:
+            return None
+        if not name.isascii() and not is_unicode(name):
             return None
         if not isinstance(home, str) or home not in states or home in homes:
             return None

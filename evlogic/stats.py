@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass
 from evlogic.errors import InputError
 from evlogic.jsonlines import numbered, utf8_line
 from evlogic.solver import rule_paths, solve
+from evlogic.yamlfile import is_unicode
 
 #: Games per grounding of rules/bonus_decided.lp (memory stays flat).
 CHUNK_SIZE = 10_000
@@ -67,6 +68,8 @@ def batch_stats(lines: Iterable[str], source: str) -> BatchStats:
                 raise ValueError(f"winners {sorted(winners - set(names))} are not players")
             for index, player in enumerate(players):
                 home = player["home"]
+                if not isinstance(home, str) or not is_unicode(home):
+                    raise ValueError(f"home is not a state id: {home!r}")
                 count[home] += 1
                 if player["name"] in winners:
                     wins[home] += 1 / len(winners)

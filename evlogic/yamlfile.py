@@ -142,6 +142,15 @@ def yaml_document(text: str, source: str) -> Field:
     return Field(source, "", value, getattr(value, "line", None), None)
 
 
+def is_unicode(text: str) -> bool:
+    """Text UTF-8 can hold: no lone surrogates (which a JSON escape can make)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def closest(word: str, choices: Iterable[str]) -> str:
     """A ``(did you mean 'X'?)`` suffix, or ``""`` when nothing is close."""
     by_folded: dict[str, str] = {}
@@ -252,6 +261,8 @@ class Field:
             raise self.error(f"must be {what}, not {_type_name(self.value)}")
         if not text.strip():
             raise self.error(f"must be {what}, not empty")
+        if not is_unicode(text):
+            raise self.error(f"must be {what}, not text with a lone surrogate (like \\udcff)")
         return text
 
     def integer(self, minimum: int, maximum: int, what: str = "a whole number") -> int:

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO
-from evlogic.batch import BatchOptions, run_batch
+from evlogic.batch import BatchOptions, _json_line, run_batch
 from evlogic.boards import load_board
 from evlogic.engine import score_game
 from evlogic.games import load_game
@@ -157,6 +157,32 @@ def test_cli_reads_any_bytes_line_by_line(cli, tmp_path):
         2,
         f"evlogic: error: {out}: line 1: not UTF-8 text (a bad byte at column 1)\n",
     )
+
+
+def test_lone_surrogates_from_json_escapes_never_reach_the_output(cli, tmp_path):
+    """JSON may escape a lone surrogate, which UTF-8 cannot hold: as a name it
+    is an error in place, quoted back it stays escaped; the output is UTF-8."""
+    games = tmp_path / "games.jsonl"
+    games.write_text(
+        '{"board": "usa", "players": [{"name": "\\udcff", "home": "KY"}]}\n'
+        '{"board": "usa", "players": [{"name": "A", "home": "\\udcff"}]}\n'
+        + sample_lines(1)[0]
+        + "\n"
+    )
+    out = tmp_path / "out.jsonl"
+    result = cli("batch", games, "-o", out, "--jobs", "1")
+    assert result.code == 1, result.err
+    reports = [json.loads(line) for line in out.read_bytes().decode("utf-8").splitlines()]
+    assert "players[0].name: must be a player name, not text with a lone" in reports[0]["error"]
+    assert "players[0].home: must be a state id, not text with a lone" in reports[1]["error"]
+    assert reports[2]["final"] is True
+
+
+def test_an_output_line_escapes_what_utf8_cannot_hold():
+    result = {"line": 1, "error": "x: unknown \udcff", "name": "Zoë"}
+    line = _json_line(result)
+    assert line.endswith("\n") and json.loads(line.encode("utf-8")) == result
+    assert "Zoë" in _json_line({"name": "Zoë"})  # plain text stays as written
 
 
 def test_board_option_fills_in_missing_boards(tmp_path):
