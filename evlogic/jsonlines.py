@@ -8,6 +8,7 @@ finds them when the line is read.
 
 from __future__ import annotations
 
+import io
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -21,7 +22,8 @@ Line = tuple[int, str]  # (line number, text)
 def open_input(name: str) -> TextIO:
     """A file, or standard input for ``-``, as UTF-8 text with bad bytes kept."""
     if name == "-":
-        sys.stdin.reconfigure(encoding="utf-8", errors="surrogateescape")  # type: ignore[union-attr]
+        if isinstance(sys.stdin, io.TextIOWrapper):  # not when a caller replaced it
+            sys.stdin.reconfigure(encoding="utf-8", errors="surrogateescape")
         return sys.stdin
     path = Path(name)
     if not path.is_file():
