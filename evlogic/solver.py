@@ -66,10 +66,11 @@ def ground(
     message but "undefined atom" (input predicates may have no facts) is a
     bug: SolverError.  ``context`` answers the rules' @-calls (see
     rules/position_input.lp)."""
-    read_user_programs(user_files(rules))  # errors and Python first
+    users = user_files(rules)
+    read_user_programs(users)  # errors and Python first
     messages: list[str] = []
     user_messages: list[str] = []
-    prefixes = tuple(f"{path}:" for path in user_files(rules))
+    prefixes = tuple(f"{path}:" for path in users)
 
     def log(code: clingo.MessageCode, message: str) -> None:
         if message.startswith(prefixes):
