@@ -385,15 +385,13 @@ def run_batch_command(args: argparse.Namespace) -> int:
         field = Field("--board", "", args.board, None, None)
         board = str(resolve_board(field, Path.cwd()).resolve())
         load_board(Path(board), args.board)  # bad boards fail here, once
-    stream = open_input(args.input)
     if args.input == "-":
         source, base = "<stdin>", Path.cwd()
     else:
         source, base = args.input, Path(args.input).resolve().parent
     options = BatchOptions(source=source, board=board, base=str(base), rules=rules)
     with ExitStack() as stack:
-        if stream is not sys.stdin:
-            stack.enter_context(stream)
+        stream = stack.enter_context(open_input(args.input))
         out = sys.stdout if args.output == "-" else stack.enter_context(_open_output(args.output))
         bar = stack.enter_context(_progress_bar(args.input))
         failed = run_batch(
@@ -449,10 +447,7 @@ def run_stats(args: argparse.Namespace) -> int:
     from evlogic.render import stats_to_json, stats_to_text
     from evlogic.stats import batch_stats
 
-    with ExitStack() as stack:
-        lines = open_input(args.reports)
-        if lines is not sys.stdin:
-            stack.enter_context(lines)
+    with open_input(args.reports) as lines:
         stats = batch_stats(lines, "<stdin>" if args.reports == "-" else args.reports)
     sys.stdout.write(stats_to_json(stats) + "\n" if args.format == "json" else stats_to_text(stats))
     return 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import sys
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
@@ -19,16 +20,20 @@ from evlogic.errors import InputError
 Line = tuple[int, str]  # (line number, text)
 
 
-def open_input(name: str) -> TextIO:
-    """A file, or standard input for ``-``, as UTF-8 text with bad bytes kept."""
+@contextmanager
+def open_input(name: str) -> Iterator[TextIO]:
+    """A file, or standard input for ``-``, as UTF-8 text with bad bytes
+    kept; a file is closed afterwards, standard input is left open."""
     if name == "-":
         if isinstance(sys.stdin, io.TextIOWrapper):  # not when a caller replaced it
             sys.stdin.reconfigure(encoding="utf-8", errors="surrogateescape")
-        return sys.stdin
+        yield sys.stdin
+        return
     path = Path(name)
     if not path.is_file():
         raise InputError(name, "no such file")
-    return path.open(encoding="utf-8", errors="surrogateescape")
+    with path.open(encoding="utf-8", errors="surrogateescape") as stream:
+        yield stream
 
 
 def numbered(lines: Iterable[str]) -> Iterator[Line]:
