@@ -17,7 +17,7 @@ from evlogic.engine import score_game
 from evlogic.errors import InputError
 from evlogic.games import Game, load_game, load_game_text
 from evlogic.jsonlines import open_input
-from evlogic.render import to_json, to_text
+from evlogic.render import json_text, to_json, to_text
 from evlogic.resources import bundled_properties, default_game
 from evlogic.rulesets import RuleSet, bundled_rule_sets, load_rule_set, resolve_rule_set
 from evlogic.solver import SolverError
@@ -464,7 +464,7 @@ def run_verify(args: argparse.Namespace) -> int:
     ]
     if args.format == "json":
         document = {"scenarios": [result.to_dict() for result in results]}
-        sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_text(document) + "\n")
     else:
         sys.stdout.write(verify_to_text(results))
     return 0 if all(result.passed for result in results) else 1
@@ -477,7 +477,7 @@ def run_board_report(args: argparse.Namespace) -> int:
     board = board_argument(args.board, "BOARD")
     report = board_report(board, rules_override(args) or load_rule_set("standard"))
     if args.format == "json":
-        sys.stdout.write(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_text(report.to_dict()) + "\n")
     else:
         sys.stdout.write(board_report_to_text(report))
     return 0
@@ -500,7 +500,7 @@ def run_check(args: argparse.Namespace) -> int:
         timeout=args.timeout,
     )
     if args.format == "json":
-        sys.stdout.write(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_text(result.to_dict()) + "\n")
     else:
         sys.stdout.write(check_to_text(result))
     return 0
@@ -525,7 +525,7 @@ def run_diff(args: argparse.Namespace) -> int:
         timeout=args.timeout,
     )
     if args.format == "json":
-        sys.stdout.write(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_text(result.to_dict()) + "\n")
     else:
         sys.stdout.write(diff_to_text(result, first, second, board))
     return 0

@@ -20,8 +20,13 @@ if TYPE_CHECKING:  # only for annotations: keeps `evlogic score` start-up lean
     from evlogic.verify import ScenarioResult
 
 
+def json_text(document: object) -> str:
+    """Every JSON document evlogic prints: indented, text as written."""
+    return json.dumps(document, indent=2, ensure_ascii=False)
+
+
 def to_json(report: ScoreReport) -> str:
-    return json.dumps(report.to_dict(), indent=2, ensure_ascii=False)
+    return json_text(report.to_dict())
 
 
 def _signed(number: int) -> str:
@@ -93,7 +98,7 @@ def to_text(report: ScoreReport) -> str:
 
 
 def explanation_to_json(explanation: Explanation) -> str:
-    return json.dumps(explanation.to_dict(), indent=2, ensure_ascii=False)
+    return json_text(explanation.to_dict())
 
 
 def explanation_to_text(explanation: Explanation, what_if_limit: int = 10) -> str:
@@ -152,7 +157,7 @@ def _listing(states: list[str]) -> str:
 
 
 def stats_to_json(stats: BatchStats) -> str:
-    return json.dumps(stats.to_dict(), indent=2, ensure_ascii=False)
+    return json_text(stats.to_dict())
 
 
 def stats_to_text(stats: BatchStats) -> str:
