@@ -6,10 +6,11 @@ import argparse
 import json
 import os
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from evlogic import __version__
 from evlogic.boards import Board, load_board, resolve_board
@@ -17,6 +18,16 @@ from evlogic.engine import score_game
 from evlogic.errors import InputError
 from evlogic.games import Game, load_game, load_game_text
 from evlogic.jsonlines import open_input
+from evlogic.limits import (
+    OutOfTime,
+    add_memory_option,
+    add_time_option,
+    busy,
+    call_before,
+    leave,
+    limit_memory,
+    seconds,
+)
 from evlogic.render import json_text, to_json, to_text
 from evlogic.resources import bundled_properties, default_game
 from evlogic.rulesets import RuleSet, bundled_rule_sets, load_rule_set, resolve_rule_set
@@ -84,6 +95,36 @@ Exit status: 0 when every line scored, 1 when any line failed, 2 when the
 command itself is wrong (missing input, unknown --board)."""
 
 
+CHECK_HELP = """\
+Search all positions on a board (all homes, all ownerships, unclaimed
+states allowed) for a counterexample to PROPERTY: a bundled one
+({properties})
+or an .lp file defining violation.
+
+Answers holds (proved), counterexample (as a game file that score and
+diagram accept: the smallest, unless the time ran out before that was
+proved; the same one every run) or unknown (the time limit came first). A
+property reads the scoring predicates of position 0; points/4 and change/5
+keep searches fast (see the README).
+
+A property that no rule can make fail (no rule derives violation), or a
+search over no positions at all (a rule set or property whose constraints
+rule every position out), proves nothing: that is an error, never "holds".
+
+Exit status: 0 holds, 1 counterexample, 3 unknown, 2 bad input."""
+
+
+DIFF_HELP = """\
+Find the smallest position (fewest owned states) where rule sets A and B
+give a player a different total, and one where they crown a different
+winner; each printed as a game file with both score tables; or prove that
+none exists. The two searches run side by side and share the --timeout.
+
+Exit status: 0 both searches proved the rule sets equivalent, 1 either
+found a difference, 3 a search is unknown and none found a difference,
+2 bad input."""
+
+
 def add_format_option(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--format", choices=["text", "json"], default="text", help="output format (default: text)"
@@ -98,7 +139,14 @@ def add_search_options(command: argparse.ArgumentParser, timeout_help: str) -> N
     command.add_argument(
         "--players", type=int, default=2, metavar="N", help="players per position (default 2)"
     )
-    command.add_argument("--timeout", type=float, default=60.0, metavar="S", help=timeout_help)
+    command.add_argument("--timeout", type=seconds, default=60.0, metavar="S", help=timeout_help)
+    add_memory_option(command)
+
+
+def add_limit_options(command: argparse.ArgumentParser, timeout: float) -> None:
+    """--timeout and --memory-limit: every command that solves is bounded."""
+    add_time_option(command, timeout)
+    add_memory_option(command)
 
 
 def add_rules_option(command: argparse.ArgumentParser) -> None:
@@ -121,13 +169,23 @@ def rules_override(args: argparse.Namespace) -> RuleSet | None:
     return None if args.rules is None else load_rule_set(args.rules, Path.cwd())
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, with its errors on one line like every other error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="evlogic",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"evlogic {__version__}")
+    # bounded: --timeout limits the whole command (not batch's per-chunk one);
+    # timeout_status: the exit status when it runs out (3: unknown, searches).
+    parser.set_defaults(bounded=False, timeout_status=2)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     score = commands.add_parser(
@@ -141,6 +199,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_format_option(score)
     add_rules_option(score)
+    score.set_defaults(bounded=True)
+    add_limit_options(score, 60.0)
     score.set_defaults(run=run_score)
 
     explain = commands.add_parser(
@@ -153,6 +213,8 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("--player", required=True, metavar="NAME", help="the player to explain")
     add_format_option(explain)
     add_rules_option(explain)
+    explain.set_defaults(bounded=True)
+    add_limit_options(explain, 60.0)
     explain.set_defaults(run=run_explain)
 
     diagram = commands.add_parser(
@@ -182,6 +244,8 @@ def build_parser() -> argparse.ArgumentParser:
         "taken from the -o extension when not given",
     )
     add_rules_option(diagram)
+    diagram.set_defaults(bounded=True)
+    add_limit_options(diagram, 60.0)
     diagram.set_defaults(run=run_diagram)
 
     batch = commands.add_parser(
@@ -248,6 +312,8 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("paths", nargs="*", metavar="PATHS")
     add_format_option(verify)
     add_rules_option(verify)
+    verify.set_defaults(bounded=True)
+    add_limit_options(verify, 600.0)
     verify.set_defaults(run=run_verify)
 
     report = commands.add_parser(
@@ -266,35 +332,34 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_format_option(report)
     add_rules_option(report)
+    report.set_defaults(bounded=True)
+    add_limit_options(report, 600.0)
     report.set_defaults(run=run_board_report)
 
     check_command = commands.add_parser(
         "check",
         help="search every position for a counterexample to a property",
-        description="Search all positions on a board (all homes, all ownerships, unclaimed "
-        "states allowed) for a counterexample to PROPERTY: a bundled one ("
-        + ", ".join(bundled_properties())
-        + ") or an .lp file defining violation. Answers "
-        "holds (proved), counterexample (as a game file score and diagram accept: the "
-        "smallest, unless the time ran out before that was proved; the same one every run) "
-        "or unknown (the time limit came first). A property reads the scoring predicates "
-        "of position 0; points/4 and change/5 keep searches fast (see the README).",
+        description=CHECK_HELP.format(properties=", ".join(bundled_properties())),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    check_command.add_argument("property", metavar="PROPERTY")
-    add_search_options(check_command, "seconds before answering unknown (default 60)")
+    check_command.add_argument(
+        "property", metavar="PROPERTY", help="a bundled property name or an .lp file"
+    )
+    add_search_options(
+        check_command, "seconds before answering unknown, grounding included (default 60)"
+    )
     check_command.add_argument(
         "--max-states", type=int, metavar="K", help="only positions with at most K owned states"
     )
     add_format_option(check_command)
     add_rules_option(check_command)
-    check_command.set_defaults(run=run_check)
+    check_command.set_defaults(run=run_check, bounded=True, timeout_status=3)
 
     diff_command = commands.add_parser(
         "diff",
         help="the smallest position where two rule sets disagree",
-        description="Find the smallest position (fewest owned states) where rule sets A and B "
-        "give a player a different total, and one where they crown a different winner; each "
-        "printed as a game file with both score tables; or prove that none exists.",
+        description=DIFF_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     diff_command.add_argument(
         "--rules",
@@ -303,9 +368,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="R",
         help="give twice: --rules A --rules B",
     )
-    add_search_options(diff_command, "seconds per search before answering unknown (default 60)")
+    add_search_options(
+        diff_command, "seconds before a search answers unknown, grounding included (default 60)"
+    )
     add_format_option(diff_command)
-    diff_command.set_defaults(run=run_diff)
+    diff_command.set_defaults(run=run_diff, bounded=True, timeout_status=3)
     return parser
 
 
@@ -503,7 +570,7 @@ def run_check(args: argparse.Namespace) -> int:
         sys.stdout.write(json_text(result.to_dict()) + "\n")
     else:
         sys.stdout.write(check_to_text(result))
-    return 0
+    return result.exit_status()
 
 
 def run_diff(args: argparse.Namespace) -> int:
@@ -528,16 +595,52 @@ def run_diff(args: argparse.Namespace) -> int:
         sys.stdout.write(json_text(result.to_dict()) + "\n")
     else:
         sys.stdout.write(diff_to_text(result, first, second, board))
-    return 0
+    return result.exit_status()
+
+
+#: Seconds past a command's --timeout before it is stopped: its own deadline
+#: comes first, this only catches work that cannot look at the clock.
+GRACE = 0.4
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command line.  Run as a program (``argv`` None), the process is
+    capped at --memory-limit and leaves at once when --timeout strands a
+    grounding in its worker thread; called with ``argv`` (tests), neither."""
+    standalone = argv is None
     parser = build_parser()
     args = parser.parse_args(argv)
+    if standalone and getattr(args, "memory_limit", None):
+        limit_memory(args.memory_limit)
+    status = _run(args)
+    if standalone and busy():
+        leave(status)
+    return status
+
+
+def _run(args: argparse.Namespace) -> int:
+    timeout = getattr(args, "timeout", None) if args.bounded else None
     try:
-        return args.run(args)
+        if timeout is None:
+            return args.run(args)
+        return call_before(time.monotonic() + timeout + GRACE, lambda: args.run(args))
+    except OutOfTime:
+        print(
+            f"evlogic: error: {args.command}: no answer within {timeout:g} s "
+            "(raise --timeout to give it longer)",
+            file=sys.stderr,
+        )
+        return args.timeout_status
     except InputError as error:
         print(f"evlogic: error: {error}", file=sys.stderr)
+        return 2
+    except MemoryError:
+        limit = getattr(args, "memory_limit", None)
+        print(
+            f"evlogic: error: {args.command}: out of memory"
+            + (f" (limit {limit} MiB; raise --memory-limit)" if limit else ""),
+            file=sys.stderr,
+        )
         return 2
     except SolverError as error:  # a bug in evlogic's rules, never the user's input
         print(f"evlogic: internal error: {error}", file=sys.stderr)

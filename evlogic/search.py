@@ -36,8 +36,9 @@ import clingo
 from evlogic.boards import Board
 from evlogic.errors import InputError
 from evlogic.facts import board_program, state_ids
-from evlogic.resources import rules_dir
-from evlogic.solver import ground, read_user_programs, rule_paths
+from evlogic.limits import OutOfTime, call_before
+from evlogic.resources import display_path, rules_dir
+from evlogic.solver import ground, read_user_programs, rule_paths, user_files
 
 #: Scoring without materialised numbers: no totals, no region sizes, no
 #: chosen core (the bonus reads tier thresholds, rules/cores.lp).
@@ -79,7 +80,7 @@ REGION_ONLY = {
 def search_rules(programs: list[Path]) -> list[Path]:
     """The rule files a search loads for these property or diff programs."""
     names = list(SEARCH_RULES)
-    reads = read_user_programs(programs)
+    reads = read_user_programs(programs).mentions
     if TOTALS_ONLY & reads:
         names[names.index("winners_by_points.lp")] = "totals.lp"
     if REGION_ONLY & reads:
@@ -110,9 +111,14 @@ def search(
     players: int,
     max_states: int | None,
     timeout: float,
+    started: float | None = None,
 ) -> SearchOutcome:
     """Search every position with ``players`` players and at most
-    ``max_states`` owned states for ``violation``."""
+    ``max_states`` owned states for ``violation``, until ``timeout`` seconds
+    after ``started`` (time.monotonic(); default now), grounding included.
+
+    "holds" is said only when every part was refuted and some position
+    exists at all; no position is an InputError naming the programs."""
     if not 1 <= players <= len(board.states):
         raise InputError("--players", f"must be between 1 and {len(board.states)}")
     if not 0 < timeout < math.inf:
@@ -121,7 +127,41 @@ def search(
         raise InputError(
             "--max-states", f"must be at least {players}: each of the {players} players owns a home"
         )
-    started = time.monotonic()
+    started = time.monotonic() if started is None else started
+    progress = _Progress(started)
+    try:
+        return call_before(
+            started + timeout,
+            lambda: _search(board, rule_facts, programs, players, max_states, timeout, progress),
+        )
+    except OutOfTime:  # clingo was busy past the deadline (grounding, preparing a solve)
+        result = "unknown" if progress.best is None else "counterexample"
+        return SearchOutcome(result, progress.best, progress.elapsed(), False)
+
+
+@dataclass
+class _Progress:
+    """What a search has found so far, for an answer at the deadline."""
+
+    started: float
+    best: list[clingo.Symbol] | None = None  # the smallest counterexample so far
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+
+def _search(
+    board: Board,
+    rule_facts: str,
+    programs: list[Path],
+    players: int,
+    max_states: int | None,
+    timeout: float,
+    progress: _Progress,
+) -> SearchOutcome:
+    """The search itself (see the module's docstring); records each better
+    counterexample in ``progress``."""
+    started = progress.started
     deadline = started + timeout
     top = len(board.states) if max_states is None else min(max_states, len(board.states))
     facts = (
@@ -143,14 +183,22 @@ def search(
         for part in parts:
             if part.refuted:
                 continue
+            if time.monotonic() >= deadline:
+                break
             bound = None if max_states is None else top
             outcome, best = _solve(
                 control, part.home, bound, min(deadline, time.monotonic() + look)
             )
             part.refuted = outcome == "unsat"
             if best is not None:
+                progress.best = best
                 break
         if all(part.refuted for part in parts):
+            exists = _any_position(control, None if max_states is None else top, deadline)
+            if exists is None:
+                break  # time ran out: unknown
+            if not exists:
+                raise _no_position(board, programs, players, max_states)
             return SearchOutcome("holds", None, elapsed(), False)
         look *= 4
     if best is None:
@@ -167,9 +215,38 @@ def search(
                 return SearchOutcome("counterexample", best, elapsed(), False)
             if outcome == "unsat":
                 break
-            best = symbols
+            best = progress.best = symbols
     canonical = _canonical(control, parts, _owned_count(best), deadline)
     return SearchOutcome("counterexample", canonical or best, elapsed(), True)
+
+
+def _any_position(control: clingo.Control, bound: int | None, deadline: float) -> bool | None:
+    """Whether any position exists at all (None: no answer by ``deadline``)."""
+    probe = clingo.Function("probe")
+    control.assign_external(probe, True)
+    _set_bound(control, bound)
+    try:
+        with control.solve(yield_=True, async_=True) as handle:
+            if not handle.wait(max(0.0, deadline - time.monotonic())):
+                handle.cancel()
+                return None
+            return handle.model() is not None
+    finally:
+        control.assign_external(probe, False)
+
+
+def _no_position(
+    board: Board, programs: list[Path], players: int, max_states: int | None
+) -> InputError:
+    """The error for a search over no positions: it would prove nothing."""
+    names = ", ".join(display_path(path) for path in user_files(programs) or programs)
+    within = "" if max_states is None else f" and at most {max_states} owned states"
+    return InputError(
+        names,
+        f"no position on {board.name} with {players} player(s){within} satisfies these "
+        "programs (a constraint that rules out every position, or a board too small?): "
+        "a search over no positions proves nothing",
+    )
 
 
 def _canonical(
@@ -186,6 +263,8 @@ def _canonical(
     for part in parts:
         if part.refuted:
             continue
+        if time.monotonic() >= deadline:
+            return None
         best = None
         with control.solve(assumptions=[_home(part.home)], yield_=True, async_=True) as handle:
             while handle.wait(max(0.0, deadline - time.monotonic())):
@@ -220,6 +299,8 @@ def _solve(
     """("model" | "unsat" | "unknown", shown atoms) for positions where player
     0's home is ``home``, with at most ``bound`` owned states (None: any
     number), by ``deadline``."""
+    if time.monotonic() >= deadline:
+        return "unknown", None
     _set_bound(control, bound)
     with control.solve(assumptions=[_home(home)], yield_=True, async_=True) as handle:
         if not handle.wait(max(0.0, deadline - time.monotonic())):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import clingo
@@ -67,10 +68,10 @@ def ground(
     bug: SolverError.  ``context`` answers the rules' @-calls (see
     rules/position_input.lp)."""
     users = user_files(rules)
-    read_user_programs(users)  # errors and Python first
+    programs = read_user_programs(users)  # errors and Python first
     messages: list[str] = []
     user_messages: list[str] = []
-    prefixes = tuple(f"{path}:" for path in users)
+    prefixes = tuple(f"{name}:" for name in sorted(programs.files))
 
     def log(code: clingo.MessageCode, message: str) -> None:
         if message.startswith(prefixes):
@@ -136,17 +137,28 @@ def user_files(rules: Sequence[Path]) -> list[Path]:
     return [path for path in rules if rules_dir() not in path.resolve().parents]
 
 
-def read_user_programs(programs: Sequence[Path]) -> set[tuple[str, int]]:
-    """Every predicate (name, arity) that a user's programs mention.
+@dataclass(frozen=True)
+class UserPrograms:
+    """What a user's programs (and the files they ``#include``) say."""
+
+    mentions: frozenset[tuple[str, int]]  # every predicate (name, arity) they mention
+    defines: frozenset[tuple[str, int]]  # predicates in a rule head of the base program
+    files: frozenset[str]  # every file read, as clingo names it in messages
+
+
+def read_user_programs(programs: Sequence[Path]) -> UserPrograms:
+    """Parse a user's programs, ``#include``s followed.
 
     Parsed, not loaded: a syntax error, a ``#script`` block or an ``@``-call
     is an InputError naming the file and line, before clingo could run a
     script.  A user's program may not run Python (evlogic's own rules answer
     their @-calls from a grounding context, which a user's call would reach).
     """
-    found: set[tuple[str, int]] = set()
-    if not programs:
-        return found  # (clingo would parse standard input for an empty list)
+    mentions: set[tuple[str, int]] = set()
+    defines: set[tuple[str, int]] = set()
+    files = {str(path) for path in programs}
+    if not programs:  # (clingo would parse standard input for an empty list)
+        return UserPrograms(frozenset(), frozenset(), frozenset())
     refused: list[InputError] = []
 
     def refuse(node: clingo.ast.AST, what: str) -> None:
@@ -154,10 +166,13 @@ def read_user_programs(programs: Sequence[Path]) -> set[tuple[str, int]]:
         refused.append(InputError(display_path(Path(where.filename)), what, line=where.line))
 
     class Read(clingo.ast.Transformer):
+        def __init__(self, found: set[tuple[str, int]]) -> None:
+            self.found = found
+
         def visit_SymbolicAtom(self, node: clingo.ast.AST) -> clingo.ast.AST:
             term = node.symbol
             if term.ast_type == clingo.ast.ASTType.Function:
-                found.add((term.name, len(term.arguments)))
+                self.found.add((term.name, len(term.arguments)))
             return node.update(**self.visit_children(node))
 
         def visit_Function(self, node: clingo.ast.AST) -> clingo.ast.AST:
@@ -169,18 +184,28 @@ def read_user_programs(programs: Sequence[Path]) -> set[tuple[str, int]]:
             refuse(node, "a #script block: rule set and property programs cannot run Python")
             return node
 
+    part = ["base"]  # the #program part statements belong to
+
+    def statement(node: clingo.ast.AST) -> None:
+        files.add(node.location.begin.filename)
+        if node.ast_type == clingo.ast.ASTType.Program:
+            part[0] = node.name
+        Read(mentions)(node)
+        if node.ast_type == clingo.ast.ASTType.Rule and part[0] == "base":
+            Read(defines)(node.head)
+
     errors: list[str] = []
     try:
         clingo.ast.parse_files(
             [str(path) for path in programs],
-            Read(),
+            statement,
             logger=lambda _code, message: errors.append(message.strip()),
         )
     except RuntimeError:
         raise user_program_error(errors[0]) from None
     if refused:
         raise refused[0]
-    return found
+    return UserPrograms(frozenset(mentions), frozenset(defines), frozenset(files))
 
 
 def user_program_error(message: str) -> InputError:
