@@ -16,7 +16,7 @@ from evlogic.boards import Board
 from evlogic.errors import InputError
 from evlogic.resources import bundled_properties, display_path
 from evlogic.rulesets import RuleSet
-from evlogic.search import position_game, search
+from evlogic.search import position_game, search, violation_applies
 from evlogic.solver import read_user_programs
 from evlogic.yamlfile import closest
 
@@ -82,7 +82,15 @@ def check(
             "no rule derives violation (a misspelt head?): the property could never "
             "fail, so a search would prove nothing",
         )
-    outcome = search(board, rules.program(), [*rules.programs, path], players, max_states, timeout)
+    outcome = search(
+        board,
+        rules.program(),
+        [*rules.programs, path],
+        players,
+        max_states,
+        timeout,
+        applies=violation_applies(path),
+    )
     game = (
         None
         if outcome.found is None

@@ -88,6 +88,74 @@ def search_rules(programs: list[Path]) -> list[Path]:
     return [*rule_paths(names), *programs]
 
 
+#: The name of the atoms that say a rule deriving violation can apply.
+APPLIES = "evlogic_violation_applies"
+
+
+@dataclass(frozen=True)
+class Applies:
+    """For each rule of a property that derives violation, a relaxed copy:
+    ``APPLIES(i) :- `` its positive body atoms (comparisons, negations and
+    aggregates left out).  When no copy grounds, nothing the rules read can
+    ever occur and the property can never fail."""
+
+    source: str  # the property, for the error
+    rules: tuple[clingo.ast.AST, ...]
+
+
+def violation_applies(path: Path) -> Applies:
+    """The relaxed copies of the rules of ``path`` (includes followed) that
+    derive violation in the base program, built as syntax trees."""
+    rules: list[clingo.ast.AST] = []
+    part = ["base"]
+
+    def statement(node: clingo.ast.AST) -> None:
+        if node.ast_type == clingo.ast.ASTType.Program:
+            part[0] = node.name
+        if node.ast_type != clingo.ast.ASTType.Rule or part[0] != "base":
+            return
+        if "violation" not in str(node.head):
+            return
+        location = node.location
+        head = clingo.ast.Literal(
+            location,
+            clingo.ast.Sign.NoSign,
+            clingo.ast.SymbolicAtom(
+                clingo.ast.Function(
+                    location,
+                    APPLIES,
+                    [clingo.ast.SymbolicTerm(location, clingo.Number(len(rules)))],
+                    0,
+                )
+            ),
+        )
+        body = [
+            literal
+            for literal in node.body
+            if literal.ast_type == clingo.ast.ASTType.Literal
+            and literal.sign == clingo.ast.Sign.NoSign
+            and literal.atom.ast_type == clingo.ast.ASTType.SymbolicAtom
+        ]
+        rules.append(clingo.ast.Rule(location, head, body))
+
+    clingo.ast.parse_files([str(path)], statement)
+    return Applies(display_path(path), tuple(rules))
+
+
+def _head_predicates(head: clingo.ast.AST) -> set[tuple[str, int]]:
+    """The predicates (name, arity) of the atoms in a rule head."""
+    found: set[tuple[str, int]] = set()
+
+    class Atoms(clingo.ast.Transformer):
+        def visit_SymbolicAtom(self, node: clingo.ast.AST) -> clingo.ast.AST:
+            if node.symbol.ast_type == clingo.ast.ASTType.Function:
+                found.add((node.symbol.name, len(node.symbol.arguments)))
+            return node
+
+    Atoms()(head)
+    return found
+
+
 @dataclass(frozen=True)
 class SearchOutcome:
     result: str  # holds | counterexample | unknown
@@ -112,13 +180,16 @@ def search(
     max_states: int | None,
     timeout: float,
     started: float | None = None,
+    applies: Applies | None = None,
 ) -> SearchOutcome:
     """Search every position with ``players`` players and at most
     ``max_states`` owned states for ``violation``, until ``timeout`` seconds
     after ``started`` (time.monotonic(); default now), grounding included.
 
     "holds" is said only when every part was refuted and some position
-    exists at all; no position is an InputError naming the programs."""
+    exists at all; no position is an InputError naming the programs, and so
+    is a property none of whose ``applies`` rules grounds (see
+    :func:`violation_applies`)."""
     if not 1 <= players <= len(board.states):
         raise InputError("--players", f"must be between 1 and {len(board.states)}")
     if not 0 < timeout < math.inf:
@@ -132,7 +203,9 @@ def search(
     try:
         return call_before(
             started + timeout,
-            lambda: _search(board, rule_facts, programs, players, max_states, timeout, progress),
+            lambda: _search(
+                board, rule_facts, programs, players, max_states, timeout, progress, applies
+            ),
         )
     except OutOfTime:  # clingo was busy past the deadline (grounding, preparing a solve)
         result = "unknown" if progress.best is None else "counterexample"
@@ -158,6 +231,7 @@ def _search(
     max_states: int | None,
     timeout: float,
     progress: _Progress,
+    applies: Applies | None,
 ) -> SearchOutcome:
     """The search itself (see the module's docstring); records each better
     counterexample in ``progress``."""
@@ -170,7 +244,15 @@ def _search(
         + f"search_players({players}).\n"
         + "".join(f"#external limit({k}).\n" for k in range(players, top + 1))
     )
-    control = ground(facts, search_rules(programs), SOLVER_OPTIONS)
+    statements = applies.rules if applies is not None else ()
+    control = ground(facts, search_rules(programs), SOLVER_OPTIONS, statements=statements)
+    if applies is not None and not any(control.symbolic_atoms.by_signature(APPLIES, 1)):
+        raise InputError(
+            applies.source,
+            f"no rule deriving violation can apply on {board.name} with {players} player(s): "
+            "what they read never occurs (position 1 not defined? a figure this board "
+            "never has?), so the property could never fail and a search would prove nothing",
+        )
     parts = [_Part(home) for home in range(len(board.states))]
 
     def elapsed() -> float:

@@ -54,7 +54,11 @@ def rule_paths(names: Sequence[str] = SCORING_RULES) -> list[Path]:
 
 
 def ground(
-    facts: str, rules: Sequence[Path], options: Sequence[str] = (), context: object = None
+    facts: str,
+    rules: Sequence[Path],
+    options: Sequence[str] = (),
+    context: object = None,
+    statements: Sequence[clingo.ast.AST] = (),
 ) -> clingo.Control:
     """A control with ``rules`` and ``facts`` (program text of facts over
     numbers, see evlogic.facts) grounded, multi-shot layers included (see
@@ -66,7 +70,8 @@ def ground(
     predicate there would otherwise silently never hold.  Elsewhere, any
     message but "undefined atom" (input predicates may have no facts) is a
     bug: SolverError.  ``context`` answers the rules' @-calls (see
-    rules/position_input.lp)."""
+    rules/position_input.lp); ``statements`` are rules built as syntax trees
+    (never from text), added to the base program."""
     users = user_files(rules)
     programs = read_user_programs(users)  # errors and Python first
     messages: list[str] = []
@@ -84,6 +89,10 @@ def ground(
         for path in rules:
             control.load(str(path))
         control.add("base", [], facts)
+        if statements:
+            with clingo.ast.ProgramBuilder(control) as builder:
+                for statement in statements:
+                    builder.add(statement)
         control.ground([("base", [])], context=context)
     except RuntimeError:
         if not user_messages:

@@ -39,6 +39,36 @@ def test_a_property_that_derives_no_violation_is_refused(cli, tmp_path, search_b
     assert result.out == ""
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "violation :- total(1, 0, T), T > 5.\n",  # position 1 is never defined
+        "violation :- net_bonus(0, 7, B).\n",  # a player the search never has
+        "violation :- points(0, P, V, bonus), points(1, P, W, bonus), V != W.\n",
+    ],
+    ids=["position-1", "player-7", "one-rule-reads-nothing"],
+)
+def test_a_property_whose_rules_read_what_never_occurs_is_refused(
+    cli, tmp_path, search_board, text
+):
+    (tmp_path / "never.lp").write_text(text)
+    result = cli("check", "never.lp", "--board", "board.yaml")
+    assert result.code == 2, result.out
+    [line] = result.err.splitlines()
+    assert line.startswith(
+        "evlogic: error: never.lp: no rule deriving violation can apply on test board"
+    )
+
+
+def test_a_rule_that_grounding_proves_false_is_still_a_proof(cli, tmp_path, search_board):
+    """bonus-bounds' first rule never fires (no net bonus is negative), but
+    it reads what occurs: its "holds" is a real proof."""
+    (tmp_path / "neg.lp").write_text("violation :- net_bonus(0, P, B), B < 0.\n")
+    result = cli("check", "neg.lp", "--board", "board.yaml")
+    assert result.code == 0, result.err
+    assert "holds" in result.out
+
+
 def test_a_misspelt_predicate_in_an_included_file_names_that_file(cli, tmp_path, search_board):
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "outer.lp").write_text('#include "../inner.lp".\n')
