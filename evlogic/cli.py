@@ -125,6 +125,25 @@ found a difference, 3 a search is unknown and none found a difference,
 2 bad input."""
 
 
+SERVE_HELP = """\
+The board in the browser, and a JSON API, on the same rules.
+
+Opens a local web app: click states on the map and watch the score, the
+region and the siege change; focus a player for the explanation and where
+to play next; compare two rule sets; download the position as a game file.
+A game server may POST positions to the API (see the README for curl
+examples). With GAME, the page opens on that game; without, on an empty
+position with two players.
+
+Requests may name only the bundled boards and rule sets, and those given
+here with --board and --rules; a request's own board or rule set is sent
+inline (parameters only: .lp programs come only from --rules). A request
+whose solving takes longer than --request-timeout gets 503.
+
+Binds 127.0.0.1 (this machine only) unless --host says otherwise. Ctrl-C
+stops it."""
+
+
 def add_format_option(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--format", choices=["text", "json"], default="text", help="output format (default: text)"
@@ -373,7 +392,45 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_format_option(diff_command)
     diff_command.set_defaults(run=run_diff, bounded=True, timeout_status=3)
+    serve = commands.add_parser(
+        "serve",
+        help="the board in the browser, and a JSON API",
+        description=SERVE_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    serve.add_argument("game", nargs="?", metavar="GAME", help="a game file to open on")
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)"
+    )
+    serve.add_argument(
+        "--port", type=port_number, default=8000, metavar="N", help="port (default: 8000)"
+    )
+    serve.add_argument(
+        "--board", metavar="B", help="a board the page and requests may use (a name or a path)"
+    )
+    serve.add_argument(
+        "--rules",
+        metavar="R",
+        help="a rule set the page and requests may use (a name or a file; may bring programs)",
+    )
+    serve.add_argument("--open", action="store_true", help="open the page in a browser")
+    serve.add_argument(
+        "--request-timeout",
+        type=seconds,
+        default=10.0,
+        metavar="S",
+        help="seconds a request may solve before it gets 503 (default 10)",
+    )
+    add_memory_option(serve)
+    serve.set_defaults(run=run_serve)
     return parser
+
+
+def port_number(text: str) -> int:
+    """An argparse type: a TCP port, 0 to 65535 (0: any free one)."""
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number from 0 to 65535, not {text!r}")
+    return int(text)
 
 
 def read_game(argument: str | None, rules: RuleSet | None = None) -> Game:
@@ -601,6 +658,25 @@ def run_diff(args: argparse.Namespace) -> int:
 #: Seconds past a command's --timeout before it is stopped: its own deadline
 #: comes first, this only catches work that cannot look at the clock.
 GRACE = 0.4
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    import socket
+
+    from evlogic.web.server import serve
+    from evlogic.web.service import Catalog
+
+    catalog = Catalog.build(args.game, args.board, args.rules)
+    try:  # a port in use is the user's to fix: one line, before uvicorn starts
+        family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((args.host, args.port))
+    except OSError as error:
+        where = f"{args.host}:{args.port}"
+        raise InputError("--port", f"cannot listen on {where}: {error.strerror}") from None
+    serve(catalog, args.host, args.port, args.request_timeout, args.open)
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
