@@ -675,7 +675,11 @@ def run_serve(args: argparse.Namespace) -> int:
     except OSError as error:
         where = f"{args.host}:{args.port}"
         raise InputError("--port", f"cannot listen on {where}: {error.strerror}") from None
-    serve(catalog, args.host, args.port, args.request_timeout, args.open)
+    try:
+        serve(catalog, args.host, args.port, args.request_timeout, args.open)
+    except KeyboardInterrupt:  # uvicorn has shut down; it passes Ctrl-C on
+        pass
+    print("evlogic: server stopped", file=sys.stderr)
     return 0
 
 
