@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -675,10 +676,8 @@ def run_serve(args: argparse.Namespace) -> int:
     except OSError as error:
         where = f"{args.host}:{args.port}"
         raise InputError("--port", f"cannot listen on {where}: {error.strerror}") from None
-    try:
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn has shut down and passes it on
         serve(catalog, args.host, args.port, args.request_timeout, args.open)
-    except KeyboardInterrupt:  # uvicorn has shut down; it passes Ctrl-C on
-        pass
     print("evlogic: server stopped", file=sys.stderr)
     return 0
 

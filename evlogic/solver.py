@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import clingo
@@ -143,7 +144,14 @@ def solve(
 
 def user_files(rules: Sequence[Path]) -> list[Path]:
     """The programs among ``rules`` that a user wrote (not shipped in rules/)."""
-    return [path for path in rules if rules_dir() not in path.resolve().parents]
+    return [path for path in rules if not _shipped(path)]
+
+
+@lru_cache(maxsize=1024)
+def _shipped(path: Path) -> bool:
+    """``path`` is one of evlogic's own rules (resolving paths costs more
+    than grounding a small position, so each is resolved once)."""
+    return rules_dir().resolve() in path.resolve().parents
 
 
 @dataclass(frozen=True)
