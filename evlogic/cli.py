@@ -424,6 +424,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_memory_option(serve)
     serve.set_defaults(run=run_serve)
+
+    schema = commands.add_parser(
+        "schema",
+        help="print the JSON Schema of a file or a JSON document",
+        description="Print the JSON Schema (draft 2020-12) of evlogic's files (game, board, "
+        "rules) or of a command's JSON document (score, explain, check, diff). With no NAME, "
+        "list them with their paths; point an editor's YAML language server at a path "
+        "(see the README).",
+    )
+    schema.add_argument("name", nargs="?", metavar="NAME", help="game, board, rules, score, ...")
+    schema.add_argument("--path", action="store_true", help="print the schema file's path")
+    schema.set_defaults(run=run_schema)
     return parser
 
 
@@ -659,6 +671,23 @@ def run_diff(args: argparse.Namespace) -> int:
 #: Seconds past a command's --timeout before it is stopped: its own deadline
 #: comes first, this only catches work that cannot look at the clock.
 GRACE = 0.4
+
+
+def run_schema(args: argparse.Namespace) -> int:
+    from evlogic.schemas import schema_names, schema_path
+    from evlogic.yamlfile import closest
+
+    names = schema_names()
+    if args.name is None:
+        for name in names:
+            print(f"{name:8} {schema_path(name)}")
+        return 0
+    if args.name not in names:
+        hint = closest(args.name, names)
+        raise InputError("NAME", f"no schema {args.name!r}{hint}; schemas: {', '.join(names)}")
+    path = schema_path(args.name)
+    sys.stdout.write(f"{path}\n" if args.path else path.read_text("utf-8"))
+    return 0
 
 
 def run_serve(args: argparse.Namespace) -> int:
