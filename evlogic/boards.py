@@ -7,6 +7,7 @@ nothing here knows a scoring rule.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -114,8 +115,9 @@ def _hex_cell(field: Field) -> tuple[int, int]:
     return (q, r)
 
 
-def load_board(path: Path, source: str | None = None) -> Board:
+def load_board(path: str | os.PathLike[str], source: str | None = None) -> Board:
     """Load and validate a board file."""
+    path = Path(path)
     return board_from_field(read_yaml(path, source), default_name=path.stem)
 
 

@@ -10,7 +10,8 @@ import math
 import xml.etree.ElementTree as ET
 
 from evlogic.boards import Board
-from evlogic.explain import ROLES, Explanation
+from evlogic.explain import ROLES, Explanation, explain_game
+from evlogic.games import Game
 from evlogic.layout import board_layout
 
 RADIUS = 30.0
@@ -252,6 +253,11 @@ def render_svg(explanation: Explanation, board: Board, focus: bool = False) -> s
     ).text = words
     ET.indent(svg)
     return ET.tostring(svg, encoding="unicode") + "\n"
+
+
+def draw_diagram(game: Game, player: str, focus: bool = False) -> str:
+    """``evlogic diagram``: ``player``'s position in ``game`` as SVG text."""
+    return render_svg(explain_game(game, player), game.board, focus=focus)
 
 
 def svg_to_png(svg: str) -> bytes:

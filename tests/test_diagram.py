@@ -166,3 +166,20 @@ def test_gallery_is_up_to_date():
         p.name: p.read_text(encoding="utf-8") for p in (REPO / "docs/gallery").glob("*.svg")
     }
     assert checked_in == render_gallery()
+
+
+def test_the_gallery_parses_its_arguments_like_every_command(tmp_path, monkeypatch):
+    """--help is help, not a folder named --help."""
+    import subprocess
+    import sys
+
+    monkeypatch.chdir(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "evlogic.gallery", "--help"], capture_output=True, text=True
+    )
+    assert done.returncode == 0 and "FOLDER" in done.stdout
+    assert not (tmp_path / "--help").exists()
+    wrong = subprocess.run(
+        [sys.executable, "-m", "evlogic.gallery", "--bogus"], capture_output=True, text=True
+    )
+    assert wrong.returncode == 2 and not (tmp_path / "--bogus").exists()
