@@ -425,6 +425,23 @@ def build_parser() -> argparse.ArgumentParser:
     add_memory_option(serve)
     serve.set_defaults(run=run_serve)
 
+    board_command = commands.add_parser(
+        "board",
+        help="list a board's states: ids, names, EV, swing, neighbors",
+        description="List a board's states, one line each: the id games use, the name, the "
+        "EV, whether it is a swing state, and its neighbors; the game end. JSON: the board "
+        "as the API's GET /api/boards/NAME gives it (with each state's hex cell).",
+    )
+    board_command.add_argument(
+        "board",
+        nargs="?",
+        default="usa",
+        metavar="BOARD",
+        help="a bundled board name or a path (default: usa)",
+    )
+    add_format_option(board_command)
+    board_command.set_defaults(run=run_board)
+
     schema = commands.add_parser(
         "schema",
         help="print the JSON Schema of a file or a JSON document",
@@ -671,6 +688,20 @@ def run_diff(args: argparse.Namespace) -> int:
 #: Seconds past a command's --timeout before it is stopped: its own deadline
 #: comes first, this only catches work that cannot look at the clock.
 GRACE = 0.4
+
+
+def run_board(args: argparse.Namespace) -> int:
+    from evlogic.render import board_to_text
+    from evlogic.web.service import board_document
+
+    board = board_argument(args.board, "BOARD")
+    if args.format == "json":
+        document = board_document(board, args.board)
+        del document["inline"]
+        sys.stdout.write(json_text(document) + "\n")
+    else:
+        sys.stdout.write(board_to_text(board))
+    return 0
 
 
 def run_schema(args: argparse.Namespace) -> int:

@@ -293,3 +293,27 @@ def diff_to_text(result: DiffResult, first: RuleSet, second: RuleSet, board: Boa
             lines.append("")
             lines.append(to_text(report).rstrip())
     return "\n".join(lines) + "\n"
+
+
+def board_to_text(board: Board) -> str:
+    """A board's states as a table: id, name, EV, swing, neighbors."""
+    rows = [["Id", "Name", "EV", "Swing", "Neighbors"]]
+    for state in sorted(board.states.values(), key=lambda state: state.id):
+        rows.append(
+            [
+                state.id,
+                state.name,
+                str(state.ev),
+                "swing" if state.swing else "",
+                " ".join(state.neighbors) or "-",
+            ]
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = [
+        f"{board.name}: {len(board.states)} states, the game ends when {board.game_end} are won"
+    ]
+    lines.append("")
+    for row in rows:
+        cells = [row[i].rjust(widths[i]) if i == 2 else row[i].ljust(widths[i]) for i in range(5)]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines) + "\n"
