@@ -30,7 +30,7 @@ from evlogic.limits import (
     seconds,
 )
 from evlogic.render import json_text, to_json, to_text
-from evlogic.resources import bundled_properties, default_game
+from evlogic.resources import bundled_boards, bundled_properties, default_game
 from evlogic.rulesets import RuleSet, bundled_rule_sets, load_rule_set, resolve_rule_set
 from evlogic.solver import SolverError
 from evlogic.yamlfile import Field, utf8_text
@@ -169,13 +169,18 @@ def add_limit_options(command: argparse.ArgumentParser, timeout: float) -> None:
     add_memory_option(command)
 
 
-def add_rules_option(command: argparse.ArgumentParser) -> None:
+def add_rules_option(command: argparse.ArgumentParser, games: bool = True) -> None:
+    """--rules; ``games``: the command reads games, whose own rules: it overrides."""
     names = ", ".join(bundled_rule_sets())
+    what = (
+        "overrides the game's rules: (default: the game's, else standard)"
+        if games
+        else ("(default: standard)")
+    )
     command.add_argument(
         "--rules",
         metavar="R",
-        help=f"rule set: a bundled name ({names}) or a rule set file; overrides the "
-        "game's rules: (default: standard)",
+        help=f"rule set: a bundled name ({names}) or a rule set file; {what}",
     )
 
 
@@ -304,9 +309,13 @@ def build_parser() -> argparse.ArgumentParser:
         description="Write COUNT random final positions (exactly game_end states won) as "
         "JSON Lines, reproducible by seed: input for batch, benchmarks and balance studies.",
     )
-    sample.add_argument("--board", required=True, metavar="B", help="a bundled name or a path")
-    sample.add_argument("--players", type=int, required=True, metavar="N")
-    sample.add_argument("--count", type=int, required=True, metavar="K")
+    sample.add_argument(
+        "--board", default="usa", metavar="B", help="a bundled name or a path (default: usa)"
+    )
+    sample.add_argument(
+        "--players", type=int, required=True, metavar="N", help="players per game (homes)"
+    )
+    sample.add_argument("--count", type=int, required=True, metavar="K", help="games to write")
     sample.add_argument("--seed", type=int, default=0, metavar="S", help="default 0")
     sample.add_argument("-o", "--output", metavar="FILE", default="-", help="default: stdout")
     sample.set_defaults(run=run_sample)
@@ -329,7 +338,13 @@ def build_parser() -> argparse.ArgumentParser:
         "figures that differ. PATHS are files or directories (searched for game files with "
         "expect:); default: the rulebook's scenarios. Exit status 1 when any scenario fails.",
     )
-    verify.add_argument("paths", nargs="*", metavar="PATHS")
+    verify.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATHS",
+        help="game files, or folders searched for game files with expect: "
+        "(default: the rulebook's scenarios)",
+    )
     add_format_option(verify)
     add_rules_option(verify)
     verify.set_defaults(bounded=True)
@@ -351,7 +366,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="a bundled board name or a path (default: usa)",
     )
     add_format_option(report)
-    add_rules_option(report)
+    add_rules_option(report, games=False)
     report.set_defaults(bounded=True)
     add_limit_options(report, 600.0)
     report.set_defaults(run=run_board_report)
@@ -372,7 +387,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-states", type=int, metavar="K", help="only positions with at most K owned states"
     )
     add_format_option(check_command)
-    add_rules_option(check_command)
+    add_rules_option(check_command, games=False)
     check_command.set_defaults(run=run_check, bounded=True, timeout_status=3)
 
     diff_command = commands.add_parser(
@@ -590,11 +605,24 @@ def run_sample(args: argparse.Namespace) -> int:
         raise InputError("--players", f"must be between 1 and {board.game_end} (game_end)")
     if args.count < 0:
         raise InputError("--count", "must not be negative")
+    reference = _board_reference_for(args.board, args.output)
     with ExitStack() as stack:
         out = sys.stdout if args.output == "-" else stack.enter_context(_open_output(args.output))
-        for game in sample_games(board, args.board, args.players, args.count, args.seed):
+        for game in sample_games(board, reference, args.players, args.count, args.seed):
             out.write(json.dumps(game) + "\n")
     return 0
+
+
+def _board_reference_for(board: str, output: str) -> str:
+    """The board as the lines of ``output`` must name it: batch reads a path
+    relative to its input file, so a path is rewritten relative to where the
+    output goes (standard output: the current folder); a name stays."""
+    field = Field("--board", "", board, None, None)
+    path = resolve_board(field, Path.cwd())
+    if board in bundled_boards() and not board.endswith((".yaml", ".yml")) and "/" not in board:
+        return board
+    folder = Path.cwd() if output == "-" else Path(output).resolve().parent
+    return os.path.relpath(path.resolve(), folder)
 
 
 def run_stats(args: argparse.Namespace) -> int:

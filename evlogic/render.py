@@ -207,7 +207,7 @@ def verify_to_text(results: list[ScenarioResult]) -> str:
 
 def board_report_to_text(report: BoardReport) -> str:
     tiers = list(report.homes[0].states_for_tier) if report.homes else []
-    header = ["Home", "Cores", "Max region", *(f"Tier {t}" for t in tiers), "Neighbours", ""]
+    header = ["Home", "Cores", "Max region", *(f"Tier {t}" for t in tiers), "Neighbors", ""]
     rows = [header] + [
         [
             home.state,
