@@ -77,7 +77,14 @@ the region), siege (opponent-held neighbour of the home), opponent,
 unclaimed. Lines show the core triangle, the links that admitted each
 joining state and the one link of an excluded state. A legend and the
 bonus arithmetic sit underneath. Tiles are placed by the board's hex: [q, r]
-coordinates, or by a computed layout when the board has none."""
+coordinates, or by a computed layout when the board has none. A tile shows
+what its state scores to whoever holds it under the rule set ("16×2" when
+the score multiplies the EV); links between tiles that do not touch run
+along tile edges, never across another tile.
+
+With --all instead of --player: every player at once, each player's states
+in their colour and pattern, homes marked, regions outlined, and the score
+table underneath; each tile carries data-owner."""
 
 
 BATCH_HELP = """\
@@ -249,7 +256,20 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     diagram.add_argument("game", metavar="GAME", help="game file (YAML), or - for stdin")
-    diagram.add_argument("--player", required=True, metavar="NAME", help="whose region to draw")
+    diagram.add_argument("--player", metavar="NAME", help="whose region to draw")
+    diagram.add_argument(
+        "--all",
+        action="store_true",
+        help="every player at once: owners in colour, homes marked, regions outlined, "
+        "the score table underneath",
+    )
+    diagram.add_argument(
+        "--scale",
+        type=positive_scale,
+        default=1.0,
+        metavar="X",
+        help="PNG only: pixels per SVG unit, e.g. 3 for print (default 1)",
+    )
     diagram.add_argument(
         "-o",
         "--output",
@@ -471,6 +491,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def positive_scale(text: str) -> float:
+    """An argparse type: a PNG scale factor between 0.1 and 20."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.1 <= value <= 20:
+        raise argparse.ArgumentTypeError(f"must be between 0.1 and 20, not {text!r}")
+    return value
+
+
 def port_number(text: str) -> int:
     """An argparse type: a TCP port, 0 to 65535 (0: any free one)."""
     if not text.isdigit() or int(text) > 65535:
@@ -508,15 +539,27 @@ def run_explain(args: argparse.Namespace) -> int:
 def run_diagram(args: argparse.Namespace) -> int:
     from evlogic.diagram import render_svg, svg_to_png
     from evlogic.explain import explain_game
+    from evlogic.table_diagram import PLAYER_STYLES, render_table_svg
 
+    if args.all == (args.player is not None):
+        raise InputError("diagram", "give --player NAME (one player's region) or --all")
+    if args.all and args.focus:
+        raise InputError("--focus", "crops to one player's home: use it with --player")
     game = read_game(args.game, rules_override(args))
-    explanation = explain_game(game, args.player)
-    output = args.output or _default_diagram_name(args.game, args.player, args.format)
+    name = args.player or "all"
+    output = args.output or _default_diagram_name(args.game, name, args.format)
     image_format = args.format or ("png" if output.lower().endswith(".png") else "svg")
-    svg = render_svg(explanation, game.board, focus=args.focus)
+    if image_format != "png" and args.scale != 1.0:
+        raise InputError("--scale", "applies to PNG output (an SVG scales by itself)")
+    if args.all:
+        if len(game.players) > len(PLAYER_STYLES):
+            raise InputError("--all", f"draws up to {len(PLAYER_STYLES)} players")
+        svg = render_table_svg(score_game(game), game.board)
+    else:
+        svg = render_svg(explain_game(game, args.player), game.board, focus=args.focus)
     if image_format == "png":
         try:
-            data = svg_to_png(svg)
+            data = svg_to_png(svg, args.scale)
         except ImportError:
             raise InputError("--format png", "needs cairosvg: pip install 'evlogic[png]'") from None
     else:

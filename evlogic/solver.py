@@ -38,7 +38,13 @@ SCORING_RULES: tuple[str, ...] = (
 POSITION_INPUT: tuple[str, ...] = ("position_input.lp",)
 
 #: Scoring plus the witnesses behind `evlogic explain` and `evlogic diagram`.
-EXPLAIN_RULES: tuple[str, ...] = (*SCORING_RULES, "explain.lp", "what_if.lp", "roles.lp")
+EXPLAIN_RULES: tuple[str, ...] = (
+    *SCORING_RULES,
+    "explain.lp",
+    "what_if.lp",
+    "roles.lp",
+    "tile_value.lp",
+)
 
 
 # Facts may be empty for some input predicates, which clingo reports as
