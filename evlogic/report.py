@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from clingo import Symbol, Tuple_
 
-from evlogic.errors import InputError
+from evlogic.errors import InputError, quote
 from evlogic.facts import state_ids
 from evlogic.games import Game
 from evlogic.resources import display_path
@@ -157,7 +157,7 @@ def _check_shape(atoms: Atoms, game: Game) -> None:
         figures = sum(1 for score in atoms["score"] if score[0] == number)
         if figures != 1:
             what = "no total" if figures == 0 else "more than one total, face EV or bonus"
-            problems.append(f"player {player.name!r} has {what}")
+            problems.append(f"player {quote(player.name)} has {what}")
     if not atoms["winner"]:
         problems.append("nobody wins")
     if not problems:

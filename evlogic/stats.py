@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
-from evlogic.errors import InputError
+from evlogic.errors import InputError, quote
 from evlogic.jsonlines import numbered, utf8_line
 from evlogic.solver import rule_paths, solve
 from evlogic.yamlfile import is_unicode
@@ -69,7 +69,7 @@ def batch_stats(lines: Iterable[str], source: str) -> BatchStats:
             for index, player in enumerate(players):
                 home = player["home"]
                 if not isinstance(home, str) or not is_unicode(home):
-                    raise ValueError(f"home is not a state id: {home!r}")
+                    raise ValueError(f"home is not a state id: {quote(home)}")
                 count[home] += 1
                 if player["name"] in winners:
                     wins[home] += 1 / len(winners)
@@ -106,7 +106,7 @@ def batch_stats(lines: Iterable[str], source: str) -> BatchStats:
 def _figure(player: dict, key: str) -> int:
     value = player[key]
     if isinstance(value, bool) or not isinstance(value, int) or abs(value) > _LIMIT:
-        raise ValueError(f"{key} is not a whole number: {value!r}")
+        raise ValueError(f"{key} is not a whole number: {quote(value)}")
     return value
 
 

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from evlogic.engine import score_game
-from evlogic.errors import InputError
+from evlogic.errors import InputError, quote
 from evlogic.games import GAME_KEYS, game_from_document
 from evlogic.report import PlayerScore, ScoreReport
 from evlogic.resources import examples_dir
@@ -81,7 +81,7 @@ def _compare(expect: Field, report: ScoreReport) -> Iterator[Failure]:
         for key, figures in parts["players"].entries("a mapping of player names"):
             name = str(key.value)
             if name not in by_name:
-                raise key.error(f"no player named {name!r}{closest(name, by_name)}")
+                raise key.error(f"no player named {quote(name)}{closest(name, by_name)}")
             wanted = figures.fields([], [*NUMBER_FIELDS, *LIST_FIELDS], what="a mapping")
             for figure, value in wanted.items():
                 expected = _expected(figure, value)
