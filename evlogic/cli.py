@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import io
 import json
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -21,7 +23,7 @@ from evlogic.render import json_text, to_json, to_text
 from evlogic.resources import bundled_properties, default_game
 from evlogic.rulesets import RuleSet, bundled_rule_sets, load_rule_set, resolve_rule_set
 from evlogic.solver import SolverError
-from evlogic.yamlfile import Field, utf8_text
+from evlogic.yamlfile import Field, read_stream, utf8_text
 
 # The other commands' modules are imported when the command runs, so that
 # `evlogic score` starts as fast as it can.
@@ -313,7 +315,9 @@ def read_game(argument: str | None, rules: RuleSet | None = None) -> Game:
     if argument is None:
         return load_game(default_game(), source="rulebook full example", rules=rules)
     if argument == "-":
-        text = utf8_text(sys.stdin.buffer.read(), "<stdin>")
+        if sys.stdin is None:
+            raise InputError("<stdin>", "standard input is closed")
+        text = utf8_text(read_stream(sys.stdin.buffer, "<stdin>"), "<stdin>")
         return load_game_text(text, "<stdin>", Path.cwd(), rules)
     return load_game(Path(argument), source=argument, rules=rules)
 
@@ -532,19 +536,74 @@ def run_diff(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _open_standard_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.run(args)
+        code = args.run(args)
+        sys.stdout.flush()  # a full disk shows here, not at exit
+        return code
     except InputError as error:
-        print(f"evlogic: error: {error}", file=sys.stderr)
+        _say(f"evlogic: error: {error}")
         return 2
     except SolverError as error:  # a bug in evlogic's rules, never the user's input
-        print(f"evlogic: internal error: {error}", file=sys.stderr)
+        _say(f"evlogic: internal error: {error}")
         return 70
-    except BrokenPipeError:
-        sys.stderr.close()
+    except BrokenPipeError:  # the reader went away (| head): nothing to say
+        _discard_output()
         return 1
+    except OSError as error:  # writing the output failed (> /dev/full, >&-)
+        _discard_output()
+        place = error.filename or "<stdout>"
+        _say(f"evlogic: error: {InputError(str(place), f'cannot write: {error.strerror}')}")
+        return 2
     except KeyboardInterrupt:
-        print("evlogic: interrupted", file=sys.stderr)
+        _say("evlogic: interrupted")
         return 130
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Standard output when the shell closed it (``>&-``): writing is an OSError."""
+
+    def write(self, text: object) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+    @property
+    def buffer(self) -> _ClosedOutput:  # for bytes (diagram -o -)
+        return self
+
+
+def _open_standard_streams() -> None:
+    """Standard input, output and error always exist.  A closed one
+    (``<&-``, ``>&-``, ``2>&-``) becomes /dev/null underneath, so that no
+    file evlogic opens takes its number (a worker's warnings would land in
+    it); reading closed standard input or writing closed standard output
+    is then an error, and messages to closed standard error are dropped."""
+    for number in range(3):
+        try:
+            os.fstat(number)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)  # the lowest free number: this one
+            if null != number:
+                os.dup2(null, number)
+                os.close(null)
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput()
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (lives as long as the process)
+
+
+def _say(message: str) -> None:
+    """A line on standard error; when even that fails, nothing (the exit status speaks)."""
+    with suppress(OSError, ValueError):
+        print(message, file=sys.stderr, flush=True)
+
+
+def _discard_output() -> None:
+    """After a failed write, point standard output at /dev/null, so that
+    flushing what is left at exit neither fails nor prints a warning."""
+    with suppress(OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        number = sys.stdout.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, number)
+        os.close(null)
