@@ -136,5 +136,5 @@ def resolve_board(reference: Field, relative_to: Path) -> Path:
     if not path.is_absolute():
         path = relative_to / path
     if not path.is_file():
-        raise reference.error(f"board file {quote(text)} not found (looked for {quote(path)})")
+        raise reference.error(f"board file {quote(text)} not found (looked for {quote(str(path))})")
     return path

@@ -245,7 +245,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="check game files against the figures they expect",
         description="Score every scenario (a game file with an expect: key) and report the "
         "figures that differ. PATHS are files or directories (searched for game files with "
-        "expect:); default: the rulebook's scenarios. Exit status 1 when any scenario fails.",
+        "expect:); default: the rulebook's scenarios. Exit status 1 when any scenario fails, "
+        "2 when one cannot be read or scored (it is listed as failed, with its error).",
     )
     verify.add_argument("paths", nargs="*", metavar="PATHS")
     add_format_option(verify)
@@ -459,18 +460,19 @@ def run_stats(args: argparse.Namespace) -> int:
 
 def run_verify(args: argparse.Namespace) -> int:
     from evlogic.render import verify_to_text
-    from evlogic.verify import default_paths, scenario_files, verify_file
+    from evlogic.verify import default_paths, verify_paths
 
-    rules = rules_override(args)
-    results = [
-        verify_file(name, path, rules)
-        for name, path in scenario_files(args.paths or default_paths())
-    ]
+    results = verify_paths(args.paths or default_paths(), rules_override(args))
     if args.format == "json":
         document = {"scenarios": [result.to_dict() for result in results]}
         sys.stdout.write(json_text(document) + "\n")
     else:
         sys.stdout.write(verify_to_text(results))
+    broken = [result.error for result in results if result.error is not None]
+    for error in broken:  # bad input: listed as failed, and said on stderr (exit 2)
+        _say(f"evlogic: error: {error}")
+    if broken:
+        return 2
     return 0 if all(result.passed for result in results) else 1
 
 

@@ -26,11 +26,13 @@ def shortened(text: str, limit: int) -> str:
 
 def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     """User text as an error quotes it: in quotes, escaped, at most ``limit``
-    characters of it (then an ellipsis and the full length)."""
-    text = str(value)
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}\u2026 ({len(text)} characters)"
+    characters of it (then an ellipsis and the full length); anything else
+    as Python writes it, cut to ``limit``."""
+    if not isinstance(value, str):  # a number, say: as Python writes it
+        return escaped(shortened(repr(value), limit))
+    if len(value) <= limit:
+        return repr(value)
+    return f"{value[:limit]!r}\u2026 ({len(value)} characters)"
 
 
 class InputError(Exception):

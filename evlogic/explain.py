@@ -103,7 +103,8 @@ def player_number(game: Game, name: str) -> int:
     if name not in names:
         raise InputError(
             game.source,
-            f"no player named {quote(name)}{closest(name, names)}; players: {', '.join(names)}",
+            f"no player named {quote(name)}{closest(name, names)}; "
+            f"players: {', '.join(quote(other, 20) for other in names)}",
             field="--player",
         )
     return names.index(name)

@@ -84,7 +84,9 @@ def resolve_rule_set(reference: Field, base: Path) -> Path:
     path = Path(text).expanduser()
     path = path if path.is_absolute() else base / path
     if not path.is_file():
-        raise reference.error(f"rule set file {quote(text)} not found (looked for {quote(path)})")
+        raise reference.error(
+            f"rule set file {quote(text)} not found (looked for {quote(str(path))})"
+        )
     return path
 
 
@@ -195,5 +197,5 @@ def _program_path(item: Field, base: Path) -> Path:
     text = item.text("an .lp file")
     path = Path(text) if Path(text).is_absolute() else base / text
     if not path.is_file():
-        raise item.error(f"rule program {quote(text)} not found (looked for {quote(path)})")
+        raise item.error(f"rule program {quote(text)} not found (looked for {quote(str(path))})")
     return path
