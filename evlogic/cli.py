@@ -6,17 +6,18 @@ import argparse
 import errno
 import io
 import json
+import math
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from evlogic import __version__
 from evlogic.boards import Board, load_board, resolve_board
 from evlogic.engine import score_game
-from evlogic.errors import InputError
+from evlogic.errors import InputError, escaped, quote, shortened
 from evlogic.games import Game, load_game, load_game_text
 from evlogic.jsonlines import open_input
 from evlogic.render import json_text, to_json, to_text
@@ -86,6 +87,51 @@ Exit status: 0 when every line scored, 1 when any line failed, 2 when the
 command itself is wrong (missing input, unknown --board)."""
 
 
+#: The longest --timeout, in seconds (about 11.5 days).
+MAX_TIMEOUT = 1e6
+#: The most --jobs (worker processes).
+MAX_JOBS = 256
+#: The most --players (more than any board's game end would allow anyway).
+MAX_PLAYERS = 10_000
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage errors are one line too: ``evlogic: error: ...`` and exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        message = shortened(escaped(message.removeprefix("argument ")), 300)
+        self.exit(2, f"evlogic: error: {message} (see {self.prog} -h)\n")
+
+
+def whole(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An option's whole number between ``low`` and ``high`` (a usage error otherwise)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number, not {quote(text)}") from None
+        if value < low or (high is not None and value > high):
+            bounds = f"at least {low}" if high is None else f"between {low} and {high}"
+            raise argparse.ArgumentTypeError(f"must be {bounds}, not {quote(text)}")
+        return value
+
+    return parse
+
+
+def seconds(text: str) -> float:
+    """A time limit: a number of seconds above 0 and at most MAX_TIMEOUT (not nan, not inf)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value <= MAX_TIMEOUT:  # (false for nan)
+        raise argparse.ArgumentTypeError(
+            f"must be a number of seconds above 0 and at most {MAX_TIMEOUT:,.0f}, not {quote(text)}"
+        )
+    return value
+
+
 def add_format_option(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--format", choices=["text", "json"], default="text", help="output format (default: text)"
@@ -98,9 +144,13 @@ def add_search_options(command: argparse.ArgumentParser, timeout_help: str) -> N
         "--board", default="usa", metavar="B", help="a bundled board name or a path (default: usa)"
     )
     command.add_argument(
-        "--players", type=int, default=2, metavar="N", help="players per position (default 2)"
+        "--players",
+        type=whole(1, MAX_PLAYERS),
+        default=2,
+        metavar="N",
+        help="players per position (default 2)",
     )
-    command.add_argument("--timeout", type=float, default=60.0, metavar="S", help=timeout_help)
+    command.add_argument("--timeout", type=seconds, default=60.0, metavar="S", help=timeout_help)
 
 
 def add_rules_option(command: argparse.ArgumentParser) -> None:
@@ -124,7 +174,7 @@ def rules_override(args: argparse.Namespace) -> RuleSet | None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="evlogic",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -206,7 +256,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_rules_option(batch)
     batch.add_argument(
         "--jobs",
-        type=int,
+        type=whole(1, MAX_JOBS),
         default=os.cpu_count() or 1,
         metavar="N",
         help="worker processes (default: all cores)",
@@ -223,9 +273,11 @@ def build_parser() -> argparse.ArgumentParser:
         "JSON Lines, reproducible by seed: input for batch, benchmarks and balance studies.",
     )
     sample.add_argument("--board", required=True, metavar="B", help="a bundled name or a path")
-    sample.add_argument("--players", type=int, required=True, metavar="N")
-    sample.add_argument("--count", type=int, required=True, metavar="K")
-    sample.add_argument("--seed", type=int, default=0, metavar="S", help="default 0")
+    sample.add_argument("--players", type=whole(1, MAX_PLAYERS), required=True, metavar="N")
+    sample.add_argument("--count", type=whole(0), required=True, metavar="K")
+    sample.add_argument(
+        "--seed", type=whole(-(2**63), 2**63 - 1), default=0, metavar="S", help="default 0"
+    )
     sample.add_argument("-o", "--output", metavar="FILE", default="-", help="default: stdout")
     sample.set_defaults(run=run_sample)
 
@@ -286,7 +338,10 @@ def build_parser() -> argparse.ArgumentParser:
     check_command.add_argument("property", metavar="PROPERTY")
     add_search_options(check_command, "seconds before answering unknown (default 60)")
     check_command.add_argument(
-        "--max-states", type=int, metavar="K", help="only positions with at most K owned states"
+        "--max-states",
+        type=whole(1),
+        metavar="K",
+        help="only positions with at most K owned states",
     )
     add_format_option(check_command)
     add_rules_option(check_command)
@@ -383,8 +438,6 @@ def run_batch_command(args: argparse.Namespace) -> int:
         field = Field("--rules", "", args.rules, None, None)
         rules = str(resolve_rule_set(field, Path.cwd()).resolve())
         load_rule_set(rules)
-    if args.jobs < 1:
-        raise InputError("--jobs", f"must be at least 1, not {args.jobs}")
     board = None
     if args.board is not None:
         field = Field("--board", "", args.board, None, None)
@@ -439,8 +492,6 @@ def run_sample(args: argparse.Namespace) -> int:
     board = board_argument(args.board)
     if not 1 <= args.players <= board.game_end:
         raise InputError("--players", f"must be between 1 and {board.game_end} (game_end)")
-    if args.count < 0:
-        raise InputError("--count", "must not be negative")
     with ExitStack() as stack:
         out = sys.stdout if args.output == "-" else stack.enter_context(_open_output(args.output))
         for game in sample_games(board, args.board, args.players, args.count, args.seed):
