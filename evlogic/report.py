@@ -98,6 +98,7 @@ def atoms_by_position(symbols: Sequence[Symbol]) -> dict[int, Atoms]:
 def decode(atoms: Atoms, game: Game) -> ScoreReport:
     """Turn one position's atoms (see :func:`atoms_by_position`) into a report."""
     _check_shape(atoms, game)
+    _check_overflow(atoms, game)
     ids = state_ids(game.board)
     cores = {p: [ids[a], ids[b]] for p, a, b in atoms["core"]}
     joined: dict[int, list[tuple[int, int]]] = defaultdict(list)
@@ -141,6 +142,23 @@ def decode(atoms: Atoms, game: Game) -> ScoreReport:
         game_end=game_end,
         players=players,
         winners=[game.players[number].name for number in winners],
+    )
+
+
+def _check_overflow(atoms: Atoms, game: Game) -> None:
+    """A figure that clingo's 32-bit integers could not hold
+    (rules/overflow.lp) is never reported: it is an InputError naming the
+    rule set (its programs, when it has any), as the numbers came from it."""
+    if not atoms["overflow"]:
+        return
+    (number,) = min(atoms["overflow"])
+    rules = game.rules
+    source = ", ".join(display_path(path) for path in rules.programs) or rules.source
+    raise InputError(
+        source,
+        f"rule set {quote(rules.name)}: a figure of player {quote(game.players[number].name)} "
+        f"passes 2^31, the largest number clingo adds exactly (are face values or penalties "
+        f"too large?)",
     )
 
 

@@ -59,6 +59,8 @@ class RuleSet:
         ]
         if self.game_end is not None:
             lines.append(f"param({r},game_end,{self.game_end}).")
+        if self.programs:  # its figures may be of any size (rules/overflow.lp)
+            lines.append(f"param({r},own_programs,true).")
         if default:
             lines.append(f"rule_set({r}).")
         return "\n".join(lines) + "\n"

@@ -29,6 +29,7 @@ SCORING_RULES: tuple[str, ...] = (
     "siege.lp",
     "bonus.lp",
     "totals.lp",
+    "overflow.lp",
     "output.lp",
 )
 
