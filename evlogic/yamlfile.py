@@ -228,7 +228,10 @@ def read_file(path: Path, source: str, limit: int = MAX_FILE_BYTES) -> bytes:
 
 def read_stream(stream: BinaryIO, source: str, limit: int = MAX_FILE_BYTES) -> bytes:
     """Everything a binary stream holds, up to ``limit`` bytes (more is an InputError)."""
-    data = stream.read(limit + 1)
+    try:
+        data = stream.read(limit + 1)
+    except OSError as exc:
+        raise InputError(source, f"cannot read: {exc.strerror or exc}") from None
     if len(data) > limit:
         raise InputError(source, f"larger than {_size(limit)}, the most evlogic reads")
     return data
@@ -301,7 +304,9 @@ def text_problem(text: str) -> str | None:
         category = unicodedata.category(char)
         if category == "Cs":
             return "a lone surrogate (like \\udcff)"
-        if category in ("Cc", "Zl", "Zp") or char in "\ufffe\uffff":
+        if category in ("Zl", "Zp"):
+            return f"a line break ({repr(char)[1:-1]})"
+        if category == "Cc" or char in "\ufffe\uffff":
             return f"a control character ({repr(char)[1:-1]})"
     return None
 
