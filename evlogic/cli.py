@@ -384,7 +384,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     stats.add_argument("reports", metavar="OUT.jsonl", help="batch output; - for stdin")
     add_format_option(stats)
-    stats.set_defaults(run=run_stats)
+    add_limit_options(stats, 3600.0)
+    stats.set_defaults(run=run_stats, bounded=True)
 
     verify = commands.add_parser(
         "verify",
