@@ -10,7 +10,13 @@ end in the same run as the baseline:
 * peak memory of a long run (target: < 300 MB for 1,000,000 positions; the
   default measures --memory-count positions, 1,000,000 with --million).
 
-Run:  python bench/bench_batch.py [--runs N] [--count N] [--million]
+Rule sets of parameters only are scored by the compiled encoding
+(rules/batch/, evlogic/compiled.py); the table also lists its microseconds
+per position step by step (input, grounding, solving, decoding, output; CPU
+time of this process, so the machine's other load shows less) and runs the
+differential test of tests/test_compiled.py with --examples examples.
+
+Run:  python bench/bench_batch.py [--runs N] [--count N] [--million] [--examples N]
 """
 
 from __future__ import annotations
@@ -22,19 +28,25 @@ import resource
 import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 
 from timing import median_seconds, print_rows  # noqa: E402
 
+from evlogic import compiled  # noqa: E402
+from evlogic.batch import BatchOptions, _game, _json_line, chunks  # noqa: E402
 from evlogic.boards import load_board  # noqa: E402
 from evlogic.resources import bundled_boards  # noqa: E402
 from evlogic.sample import sample_games  # noqa: E402
 from plain_scorer import score_position  # noqa: E402
 
 EVLOGIC = [sys.executable, "-m", "evlogic"]
+T = TypeVar("T")
 
 
 def sample(path: Path, count: int) -> None:
@@ -72,6 +84,63 @@ def peak_rss_mb(source: Path, target: Path, jobs: int) -> float:
     return max(before, after) / 1024
 
 
+STEPS = ("input", "grounding", "solving", "decoding", "output")
+
+
+def steps_us(source: Path) -> dict[str, float]:
+    """CPU microseconds per position of each step of the compiled path, in
+    this process, chunk by chunk as batch scores them."""
+    options = BatchOptions(str(source), None, str(source.parent))
+    spent = dict.fromkeys(STEPS, 0.0)
+    count = 0
+
+    def timed(step: str, action: Callable[[], T]) -> T:
+        start = time.process_time()
+        result = action()
+        spent[step] += time.process_time() - start
+        return result
+
+    with source.open() as lines:
+        for chunk in chunks(lines, 1000):
+            boards: dict = {}
+            games = timed(
+                "input", lambda c=chunk, b=boards: [_game(n, t, options, b) for n, t in c]
+            )
+            board = compiled.compiled(games[0].board, games[0].rules)
+            owns = timed("input", lambda g=games, b=board: compiled.pack(b, g))
+            control = timed("grounding", lambda o=owns, b=board: compiled.ground_chunk(b, o))
+            text = timed("solving", lambda c=control: compiled.solve_text(c))
+            reports = timed("decoding", lambda g=games, t=text, b=board: compiled.decode(b, g, t))
+            timed(
+                "output",
+                lambda c=chunk, r=reports: "".join(
+                    _json_line({"line": n, **report}) for (n, _), report in zip(c, r, strict=True)
+                ),
+            )
+            count += len(chunk)
+    return {step: seconds / count * 1e6 for step, seconds in spent.items()}
+
+
+def differential(examples: int) -> str:
+    """tests/test_compiled.py with many examples: batch lines against the
+    readable rules' reports."""
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            str(HERE.parent / "tests" / "test_compiled.py"),
+        ],
+        env={**os.environ, "EVLOGIC_DIFFERENTIAL_EXAMPLES": str(examples)},
+        capture_output=True,
+        text=True,
+    )
+    return "ok" if result.returncode == 0 else "FAILED:\n" + result.stdout[-3000:]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="timed runs per row (default 3)")
@@ -83,11 +152,15 @@ def main() -> None:
         help="positions for the memory row (default 100,000)",
     )
     parser.add_argument("--million", action="store_true", help="memory row on 1,000,000")
+    parser.add_argument(
+        "--examples", type=int, default=1000, help="differential test examples (default 1,000)"
+    )
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp())
     games, out = work / "games.jsonl", work / "out.jsonl"
     sample(games, args.count)
 
+    steps = steps_us(games)
     plain = median_seconds(lambda: plain_end_to_end(games, out), args.runs)
     one = median_seconds(lambda: batch(games, out, 1), args.runs)
     two = median_seconds(lambda: batch(games, out, 2), args.runs)
@@ -118,6 +191,14 @@ def main() -> None:
             "ok" if peak < 300 else "MISSED (< 300 MB)",
         ),
     ]
+    total = sum(steps.values())
+    rows.append(("compiled path, CPU per position", f"{total:,.0f} us", "", ""))
+    rows.extend(
+        (f"  {step}", f"{us:,.1f} us", f"{us / total:.0%}", "") for step, us in steps.items()
+    )
+    rows.append(
+        (f"differential test, {args.examples:,} examples", differential(args.examples), "", "")
+    )
     print_rows(
         f"evlogic batch benchmark: {args.count:,} usa positions (4 players, 36 won), "
         f"median of {args.runs} runs",

@@ -26,6 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TextIO
 
+from evlogic import compiled
 from evlogic.boards import Board, load_board, resolve_board
 from evlogic.errors import InputError
 from evlogic.facts import Positions, board_program
@@ -152,6 +153,11 @@ def score_chunk(chunk: list[Line], options: BatchOptions) -> tuple[str, int, int
         else:
             by_board[game.board, game.rules].append((number, game))
     for (board, rules), games in by_board.items():
+        if compiled.applies(board, rules):  # parameters only: rules/batch/
+            reports = compiled.score_games(board, rules, [game for _, game in games])
+            for (number, _), report in zip(games, reports, strict=True):
+                results[number] = {"line": number, **report}
+            continue
         # Positions are numbered within the chunk, not by line: clingo keeps
         # every symbol it ever made, so reusing indices keeps memory flat.
         facts = rules.program() + board_program(board)

@@ -22,13 +22,12 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 import clingo
 from clingo import Number, Symbol, Tuple_
 
 from evlogic.boards import Board
-from evlogic.facts import board_program, state_ids, state_numbers
+from evlogic.facts import board_program, state_ids
 from evlogic.games import Game
 from evlogic.resources import rules_dir
 from evlogic.rulesets import RuleSet
@@ -93,6 +92,13 @@ def rule_set_key(rules: RuleSet) -> tuple:
     )
 
 
+def applies(board: Board, rules: RuleSet) -> bool:
+    """Whether the compiled encoding scores this board and rule set: a rule
+    set of parameters only whose figures fit in 32 bits on this board (else
+    the readable rules score it, and flag a figure that does not fit)."""
+    return not rules.programs and not compiled(board, rules).readable_only
+
+
 def compiled(board: Board, rules: RuleSet) -> Compiled:
     """The board compiled under ``rules`` (once per process and key)."""
     return _compiled(board, rule_set_key(rules), rules)
@@ -129,9 +135,12 @@ def _compiled(board: Board, key: tuple, rules: RuleSet) -> Compiled:
     blocks = scalars["blocks"].number
     for block in range(blocks):
         for group in range(7):
-            members = [(bit, ids[s]) for s in range(block * BLOCK + group * 8, len(ids))
-                       if slots[ids[s]][:2] == (block, group)
-                       for bit in [slots[ids[s]][2]]]
+            members = [
+                (bit, ids[s])
+                for s in range(block * BLOCK + group * 8, len(ids))
+                if slots[ids[s]][:2] == (block, group)
+                for bit in [slots[ids[s]][2]]
+            ]
             decode[block, group] = tuple(
                 tuple(name for bit, name in members if mask & bit) for mask in range(256)
             )
@@ -211,24 +220,28 @@ def state_numbers_cached(board: Compiled) -> dict[str, int]:
     return {state: n for n, state in enumerate(board.ids)}
 
 
-def solve_chunk(board: Compiled, games: Sequence[Game]) -> str:
-    """Ground and solve the batch encoding for ``games``; the shown atoms as text."""
+def ground_chunk(board: Compiled, owns: list[Symbol]) -> clingo.Control:
+    """The batch encoding grounded for the positions ``owns`` (see :func:`pack`)."""
     control = clingo.Control(["--models=1"], logger=_quiet)
     for name in BATCH_RULES:
         control.load(str(rules_dir() / name))
-    context = _Context(board, pack(board, games))
+    context = _Context(board, owns)
     control.ground([("base", [])], context=context)
     _grow(control, context, "step", "grow", "grew")
     if board.scalars["union_region"].number:
         control.ground([("union_base", [])], context=context)
         _grow(control, context, "union_step", "union_grow", "union_grew")
     control.ground([("finish", [])], context=context)
-    text = ""
+    return control
+
+
+def solve_text(control: clingo.Control) -> str:
+    """The one model's shown atoms, as one string (read a string at a time:
+    clingo's Python API costs about a microsecond a call)."""
     with control.solve(yield_=True) as handle:
         for model in handle:
-            text = str(Tuple_(model.symbols(shown=True)))
-            break
-    return text
+            return str(Tuple_(model.symbols(shown=True)))
+    raise SolverError("the batch encoding has no answer set")
 
 
 def _grow(control: clingo.Control, context: object, step: str, grow: str, grew: str) -> None:
@@ -251,16 +264,18 @@ def _is_fact(control: clingo.Control, name: str, value: int) -> bool:
 
 def score_games(board: Board, rules: RuleSet, games: Sequence[Game]) -> list[dict]:
     """The ``score --format json`` report of every game (all on ``board``,
-    scored by ``rules``, which has no programs of its own)."""
-    compiled_board = compiled(board, rules)
-    text = solve_chunk(compiled_board, games)
+    scored by ``rules``, for which :func:`applies`)."""
+    table = compiled(board, rules)
+    return decode(table, games, solve_text(ground_chunk(table, pack(table, games))))
+
+
+def decode(board: Compiled, games: Sequence[Game], text: str) -> list[dict]:
+    """Reports from the shown atoms (see rules/batch/output.lp)."""
     atoms: dict[int, dict[str, list[tuple[int, ...]]]] = defaultdict(lambda: defaultdict(list))
     for name, arguments in _FLAT_ATOM.findall(text):
         values = tuple(map(int, arguments.split(",")))
         atoms[values[0]][name].append(values[1:])
-    return [
-        _report(compiled_board, game, atoms[index]) for index, game in enumerate(games)
-    ]
+    return [_report(board, game, atoms[index]) for index, game in enumerate(games)]
 
 
 def _report(board: Compiled, game: Game, atoms: dict[str, list[tuple[int, ...]]]) -> dict:
@@ -284,8 +299,11 @@ def _report(board: Compiled, game: Game, atoms: dict[str, list[tuple[int, ...]]]
             a, b = cores[p]
             core = [player.home, ids[a], ids[b]]
             chosen = {a, b}
-            later = sorted(entry for entry in joined[p] if entry[1] not in chosen
-                           and ids[entry[1]] != player.home)
+            later = sorted(
+                entry
+                for entry in joined[p]
+                if entry[1] not in chosen and ids[entry[1]] != player.home
+            )
             region = core + [ids[state] for _, state in later]
         else:
             core, region = [], []

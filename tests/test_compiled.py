@@ -1,0 +1,194 @@
+"""The compiled batch encoding (rules/batch/) against the readable rules.
+
+`evlogic batch` scores rule sets of parameters only with rules/batch/; every
+line must be exactly the `score --format json` report the readable rules
+give, on any board (60+ states: several blocks of 56), any rule set, 1-6
+players, unclaimed states.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from evlogic import compiled
+from evlogic.batch import BatchOptions, _json_line, run_batch
+from evlogic.boards import load_board
+from evlogic.engine import score_game
+from evlogic.games import load_game
+from evlogic.resources import bundled_boards
+from evlogic.rulesets import load_rule_set
+
+ID_ALPHABET = "abcAB z019'\"().%:-_éß北"
+HEX = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)]
+
+
+@st.composite
+def big_boards(draw) -> dict:
+    """Boards of 1 to 70 states: hex grids, dense graphs, sparse graphs."""
+    count = draw(st.sampled_from([1, 2, 5, 9, 16, 30, 55, 56, 57, 61, 70]))
+    names = draw(
+        st.lists(
+            st.text(ID_ALPHABET, min_size=1, max_size=3),
+            min_size=count,
+            max_size=count,
+            unique=True,
+        ).filter(lambda ids: all(i.strip() for i in ids))
+    )
+    shape = draw(st.sampled_from(["hex", "dense", "sparse"]))
+    if shape == "hex":
+        width = draw(st.integers(2, 9))
+        cells = {(i % width, i // width): name for i, name in enumerate(names)}
+        edges = {
+            (cells[q, r], cells[q + dq, r + dr])
+            for (q, r) in cells
+            for dq, dr in HEX
+            if (q + dq, r + dr) in cells
+        }
+    else:
+        chance = draw(st.sampled_from([0.6, 0.9])) if shape == "dense" else 0.08
+        seed = draw(st.integers(0, 2**16))
+        pairs = list(itertools.combinations(names, 2))
+        rng = __import__("random").Random(seed)
+        edges = {pair for pair in pairs if rng.random() < chance}
+    neighbors: dict[str, set[str]] = {name: set() for name in names}
+    for a, b in edges:
+        neighbors[a].add(b)
+        neighbors[b].add(a)
+    return {
+        "name": "random",
+        "game_end": draw(st.integers(1, count)),
+        "states": {
+            name: {
+                "ev": draw(st.integers(1, 60)),
+                "swing": draw(st.booleans()),
+                "neighbors": sorted(neighbors[name]),
+            }
+            for name in names
+        },
+    }
+
+
+@st.composite
+def positions(draw) -> tuple[dict, list[dict]]:
+    board = draw(big_boards())
+    ids = list(board["states"])
+    count = draw(st.integers(1, min(6, len(ids))))
+    homes = draw(st.permutations(ids))[:count]
+    players = [{"name": f"P{i} {homes[i]}", "home": homes[i], "states": []} for i in range(count)]
+    owners = [-1, *range(count)] + [0] * draw(st.integers(0, 6))  # -1: unclaimed
+    rng = __import__("random").Random(draw(st.integers(0, 2**16)))
+    for state in ids:
+        owner = rng.choice(owners)
+        if state not in homes and owner >= 0:
+            players[owner]["states"].append(state)
+    # Player 0 takes a ball around the home: big regions, ties between cores.
+    ball, frontier = {homes[0]}, {homes[0]}
+    for _ in range(draw(st.integers(0, 3))):
+        frontier = {n for s in frontier for n in board["states"][s]["neighbors"]} - ball
+        ball |= frontier
+    for player in players:
+        player["states"] = [s for s in player["states"] if s not in ball]
+    players[0]["states"] += sorted(ball - set(homes))
+    return board, players
+
+
+rule_sets = st.fixed_dictionaries(
+    {
+        "tiers": st.dictionaries(st.integers(1, 12), st.integers(0, 60), min_size=1, max_size=5),
+        "siege_penalty": st.integers(0, 25),
+        "links_needed": st.integers(1, 4),
+        "swing_multiplier": st.integers(1, 4),
+        "home_swing": st.booleans(),
+        "region": st.sampled_from(["best-core", "union"]),
+    },
+    optional={"game_end": st.integers(1, 20)},
+)
+
+
+def batch_lines(lines: list[str], base: Path) -> list[dict]:
+    out = io.StringIO()
+    run_batch(lines, out, BatchOptions("in.jsonl", None, str(base)), chunk_size=4)
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+@settings(
+    max_examples=int(os.environ.get("EVLOGIC_DIFFERENTIAL_EXAMPLES", "150")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(st.lists(positions(), min_size=1, max_size=3), rule_sets)
+def test_batch_lines_equal_the_readable_reports(several, rules):
+    with tempfile.TemporaryDirectory() as folder:
+        base = Path(folder)
+        (base / "rules.yaml").write_text(yaml.safe_dump({"name": "random", **rules}))
+        lines, games = [], []
+        for number, (board, players) in enumerate(several):
+            if rules.get("game_end", 0) > len(board["states"]):
+                rules = {**rules, "game_end": len(board["states"])}
+                (base / "rules.yaml").write_text(yaml.safe_dump({"name": "random", **rules}))
+            (base / f"board{number}.yaml").write_text(yaml.safe_dump(board))
+            game = {"board": f"board{number}.yaml", "rules": "rules.yaml", "players": players}
+            (base / f"game{number}.yaml").write_text(yaml.safe_dump(game))
+            lines.append(json.dumps(game))
+        for number in range(len(several)):
+            game = load_game(base / f"game{number}.yaml")
+            assert compiled.applies(game.board, game.rules)  # the compiled path is tested
+            games.append(game)
+        reports = batch_lines(lines, base)
+        for number, (line, game) in enumerate(zip(reports, games, strict=True)):
+            expected = {"line": number + 1, **score_game(game).to_dict()}
+            assert line.keys() == expected.keys()
+            for key in expected:
+                if key != "players":
+                    assert line[key] == expected[key], key
+            for mine, theirs in zip(line["players"], expected["players"], strict=True):
+                for key in theirs:
+                    assert mine[key] == theirs[key], (theirs["name"], key)
+            assert _json_line(line) == _json_line(expected)  # byte for byte
+
+
+def test_every_bundled_rule_set_on_the_usa_board_agrees():
+    usa_path = bundled_boards()["usa"]
+    usa = load_board(usa_path)
+    from evlogic.sample import sample_games
+
+    for name in ["standard", "flat-tiers", "gentle-siege", "open-region", "union-cores"]:
+        rules = load_rule_set(name)
+        lines = [
+            json.dumps({**game, "rules": name}) for game in sample_games(usa, "usa", 4, 60, seed=3)
+        ]
+        with tempfile.TemporaryDirectory() as folder:
+            reports = batch_lines(lines, Path(folder))
+        for line, report in zip(lines, reports, strict=True):
+            game = load_game_from_line(line, usa, rules)
+            assert report == {"line": report["line"], **score_game(game).to_dict()}
+
+
+def load_game_from_line(line: str, board, rules):
+    from evlogic.games import quick_game
+
+    game = quick_game(json.loads(line), board, "in.jsonl", rules)
+    assert game is not None
+    return game
+
+
+def test_a_rule_set_whose_figures_could_pass_32_bits_is_scored_by_the_readable_rules():
+    usa = load_board(bundled_boards()["usa"])
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "huge.yaml"
+        path.write_text("extends: standard\nsiege_penalty: 1000000\ntiers: {3: 1000000}\n")
+        huge = load_rule_set(str(path))
+        path.write_text("extends: standard\nswing_multiplier: 100\n")
+        large = load_rule_set(str(path))
+    assert compiled.applies(usa, huge)
+    assert compiled.applies(usa, large)
+    assert compiled.applies(usa, load_rule_set("standard"))
