@@ -1,0 +1,236 @@
+"""`evlogic serve` against a hostile client: requests that would run for
+minutes, clients that leave or never send their body, routes and methods
+that do not exist, and bad start-ups.  Every bad request is a 4xx with one
+line of `{"error": ...}`; the server's stderr never shows a traceback; the
+server keeps serving."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from evlogic.web.app import create_app
+from evlogic.web.service import Catalog
+
+SMALL = {"board": "usa", "players": [{"name": "A", "home": "KY", "states": ["IN"]}]}
+
+
+def complete_graph_game(size: int = 60) -> dict:
+    """A complete graph of ``size`` states, all but one owned by one player:
+    a position whose grounding takes minutes and gigabytes."""
+    ids = [f"S{i}" for i in range(size)]
+    states = {s: {"ev": 3, "neighbors": [t for t in ids if t != s]} for s in ids}
+    return {
+        "board": {"name": "complete", "states": states},
+        "players": [
+            {"name": "A", "home": ids[0], "states": ids[2:]},
+            {"name": "B", "home": ids[1]},
+        ],
+    }
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server:
+    def __init__(self, process: subprocess.Popen, port: int) -> None:
+        self.process = process
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}/"
+
+    def post(self, path: str, document: object, timeout: float = 60) -> tuple[int, dict]:
+        data = json.dumps(document).encode()
+        request = urllib.request.Request(
+            self.url + path, data=data, headers={"Content-Type": "application/json"}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+    def cpu_seconds(self) -> float:
+        """CPU time of the server and every process under it (Linux /proc)."""
+        tick = os.sysconf("SC_CLK_TCK")
+        parents: dict[int, int] = {}
+        times: dict[int, float] = {}
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(fields[1])
+            times[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+        tree = {self.process.pid}
+        grew = True
+        while grew:
+            found = {pid for pid, parent in parents.items() if parent in tree}
+            grew = not found <= tree
+            tree |= found
+        return sum(times.get(pid, 0.0) for pid in tree)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "evlogic", "serve", "--port", str(port), "--request-timeout", "3"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    served = Server(process, port)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(served.url + "api/boards", timeout=2).read()
+            break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                pytest.fail(f"evlogic serve did not start: {process.stderr.read()}")
+            time.sleep(0.2)
+    yield served
+    process.terminate()
+    _, err = process.communicate(timeout=20)
+    assert "Traceback" not in err, err
+    assert "Exception" not in err, err
+
+
+def one_line_error(status: int, document: dict, expected: int) -> str:
+    assert status == expected, document
+    assert set(document) == {"error"}
+    assert "\n" not in document["error"]
+    return document["error"]
+
+
+# --- a request that would run for minutes ------------------------------------------
+
+
+def test_a_dense_board_is_503_in_time_and_its_work_ends(server):
+    """The complete graph of 60 states, fully owned: 503 within the request
+    timeout (3 s here), other requests answered during and after, and the
+    work is ended, not left to run on (it would hold a core and gigabytes
+    for minutes: a few such requests brought the machine down)."""
+    answers: dict[str, tuple[int, dict, float]] = {}
+
+    def dense() -> None:
+        started = time.monotonic()
+        status, document = server.post("api/score", complete_graph_game())
+        answers["dense"] = (status, document, time.monotonic() - started)
+
+    thread = threading.Thread(target=dense)
+    thread.start()
+    during = []
+    while thread.is_alive():
+        during.append(server.post("api/score", SMALL, timeout=30)[0])
+        time.sleep(0.3)
+    thread.join()
+    status, document, took = answers["dense"]
+    assert one_line_error(status, document, 503).startswith("request: no answer within 3 s")
+    assert took < 3 + 2.5
+    assert during and set(during) == {200}
+    time.sleep(1)  # the worker is ended and a fresh one started
+    before = server.cpu_seconds()
+    time.sleep(3)
+    assert server.cpu_seconds() - before < 1.0  # nothing is still grounding
+    assert server.post("api/score", SMALL)[0] == 200
+
+
+# --- clients that leave, or never send ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        b"POST /api/score HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{",
+        b"POST /api/score HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab",
+    ],
+    ids=["content-length", "chunked"],
+)
+def test_a_client_that_leaves_mid_body_leaves_no_traceback(server, request_bytes):
+    with socket.create_connection(("127.0.0.1", server.port)) as connection:
+        connection.sendall(request_bytes)
+        time.sleep(0.3)
+    time.sleep(0.5)
+    assert server.post("api/score", SMALL)[0] == 200
+    # the fixture asserts the server's stderr holds no traceback
+
+
+def test_a_body_that_never_arrives_is_408_in_time(server):
+    with socket.create_connection(("127.0.0.1", server.port), timeout=15) as connection:
+        connection.sendall(b"POST /api/score HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+        started = time.monotonic()
+        head, body = read_response(connection)
+    assert time.monotonic() - started < 3 + 2
+    assert head.startswith(b"HTTP/1.1 408")
+    assert json.loads(body) == {"error": "request: the body did not arrive within 3 s"}
+
+
+def read_response(connection: socket.socket) -> tuple[bytes, bytes]:
+    """A response's head and body (by its Content-Length)."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += connection.recv(4096)
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = next(
+        int(line.split(b":")[1])
+        for line in head.lower().split(b"\r\n")
+        if line.startswith(b"content-length:")
+    )
+    while len(body) < length:
+        body += connection.recv(4096)
+    return head, body
+
+
+# --- routes and methods ----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app(Catalog.build()))
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status", "wording"),
+    [
+        ("GET", "/api/nowhere", 404, "request: GET '/api/nowhere': no such page or API route"),
+        ("POST", "/nowhere", 404, "request: POST '/nowhere': no such page or API route"),
+        ("GET", "/static/nothing.js", 404, "request: GET '/static/nothing.js': no such page"),
+        ("GET", "/api/score", 405, "request: GET '/api/score': method not allowed (allowed: POST)"),
+        (
+            "PUT",
+            "/api/boards",
+            405,
+            "request: PUT '/api/boards': method not allowed (allowed: GET, HEAD)",
+        ),
+        ("OPTIONS", "/api/score", 405, "request: OPTIONS '/api/score': method not allowed"),
+        ("DELETE", "/", 405, "request: DELETE '/': method not allowed"),
+    ],
+)
+def test_unknown_routes_and_methods_are_json_errors(client, method, path, status, wording):
+    answer = client.request(method, path)
+    assert answer.headers["content-type"] == "application/json"
+    assert one_line_error(answer.status_code, answer.json(), status).startswith(wording)
+
+
+def test_head_of_a_page_is_answered(client):
+    assert client.head("/").status_code == 200
+    assert client.head("/api/boards").status_code == 200
