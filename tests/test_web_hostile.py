@@ -19,8 +19,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 from starlette.testclient import TestClient
 
+from conftest import REPO, run_subprocess
 from evlogic.web.app import create_app
 from evlogic.web.service import Catalog
 
@@ -234,3 +236,114 @@ def test_unknown_routes_and_methods_are_json_errors(client, method, path, status
 def test_head_of_a_page_is_answered(client):
     assert client.head("/").status_code == 200
     assert client.head("/api/boards").status_code == 200
+
+
+# --- words --------------------------------------------------------------------------
+
+
+def test_a_long_name_is_quoted_short_and_the_message_kept_whole(client):
+    """A 100,000-character board, rule set or player name is quoted cut short
+    (as every CLI error quotes user text), so the rest of the message is kept."""
+    long = "x" * 100_000
+    board = client.post("/api/score", json={**SMALL, "board": long}).json()["error"]
+    assert board.endswith("known: usa (a request cannot name a file: send the board inline)")
+    assert "(100000 characters)" in board
+    rules = client.post("/api/score", json={**SMALL, "rules": long}).json()["error"]
+    assert rules.endswith("programs only come from the server's --rules)")
+    player = client.post("/api/explain", json={**SMALL, "player": long}).json()["error"]
+    assert player.endswith("players: A")
+
+
+def test_a_huge_integer_is_worded_without_python_advice(client):
+    body = b'{"board": "usa", "players": 1' + b"0" * 5000 + b"}"
+    message = client.post("/api/score", content=body).json()["error"]
+    assert message == (
+        f"request: invalid JSON: a number of more than {sys.get_int_max_str_digits()} digits"
+    )
+
+
+# --- start-up -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("host", "wording"),
+    [
+        ("", "evlogic: error: --host: must be an address, not empty"),
+        ("999.1.1.1", "evlogic: error: --host: cannot listen on '999.1.1.1' port"),
+        ("nowhere.invalid", "evlogic: error: --host: cannot listen on 'nowhere.invalid' port"),
+    ],
+    ids=["empty", "not-an-address", "unknown-name"],
+)
+def test_a_bad_host_is_one_line_naming_the_host(host, wording):
+    result = run_subprocess("serve", "--host", host, "--port", str(free_port()))
+    assert result.code == 2
+    [line] = result.err.splitlines()
+    assert line.startswith(wording)
+
+
+def test_a_port_in_use_is_one_line_naming_the_port():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run_subprocess("serve", "--port", str(port))
+    assert result.code == 2
+    [line] = result.err.splitlines()
+    assert line == f"evlogic: error: --port: cannot listen on '127.0.0.1' port {port}: " + (
+        "Address already in use"
+    )
+
+
+def test_port_zero_announces_the_port_it_got():
+    process = subprocess.Popen(
+        [sys.executable, "-m", "evlogic", "serve", "--port", "0"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = process.stderr.readline()
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+    assert line.startswith("evlogic: serving on http://127.0.0.1:")
+    port = int(line.split(":")[3].split("/")[0])
+    assert port > 0
+
+
+def test_a_board_or_rule_set_named_like_a_bundled_one_is_not_hidden(tmp_path):
+    """`serve --board mine/usa.yaml --rules mine/steep.yaml` (a rule set named
+    standard) must serve those files, not the bundled usa and standard."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    board = yaml.safe_load((REPO / "maps" / "usa.yaml").read_text())
+    board["name"] = "My USA"
+    (mine / "usa.yaml").write_text(yaml.safe_dump(board))
+    (mine / "steep.yaml").write_text("name: standard\nextends: standard\nsiege_penalty: 99\n")
+    catalog = Catalog.build(board="mine/usa.yaml", rules="mine/steep.yaml", base=tmp_path)
+    assert catalog.boards[catalog.start["board"]].name == "My USA"
+    assert catalog.rule_sets[catalog.start["rules"]].siege_penalty == 99
+    assert catalog.boards["usa"].name == "United States (2024 electors)"  # still there
+    assert catalog.rule_sets["standard"].siege_penalty != 99
+    client = TestClient(create_app(catalog))
+    start = client.get("/api/start").json()
+    detail = client.get(f"/api/boards/{start['board']}").json()
+    assert detail["title"] == "My USA"
+    game = {**start, "players": [{"name": "A", "home": "KY"}, {"name": "B", "home": "IN"}]}
+    assert client.post("/api/score", json=game).json()["players"][0]["siege_penalty"] == 99
+
+
+def test_a_game_whose_files_are_named_like_bundled_ones_opens_on_them(tmp_path):
+    board = yaml.safe_load((REPO / "maps" / "usa.yaml").read_text())
+    board["name"] = "My USA"
+    (tmp_path / "usa.yaml").write_text(yaml.safe_dump(board))
+    (tmp_path / "steep.yaml").write_text("name: standard\nextends: standard\nsiege_penalty: 99\n")
+    game = tmp_path / "game.yaml"
+    game.write_text(
+        "board: ./usa.yaml\nrules: ./steep.yaml\n"
+        "players:\n  - {name: A, home: KY}\n  - {name: B, home: IN}\n"
+    )
+    catalog = Catalog.build(game=str(game))
+    client = TestClient(create_app(catalog))
+    start = client.get("/api/start").json()
+    assert client.get(f"/api/boards/{start['board']}").json()["title"] == "My USA"
+    assert client.post("/api/score", json=start).json()["players"][0]["siege_penalty"] == 99

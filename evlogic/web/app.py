@@ -147,7 +147,7 @@ def create_app(
         Route("/api/start", start),
         Route("/api/boards", boards),
         Route("/api/boards/parse", endpoint("parse_board_yaml"), methods=["POST"]),
-        Route("/api/boards/{name}", board),
+        Route("/api/boards/{name:path}", board),
         Route("/api/rules", rules),
         Route("/api/score", endpoint("score"), methods=["POST"]),
         Route("/api/explain", endpoint("explain"), methods=["POST"]),
