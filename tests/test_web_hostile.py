@@ -347,3 +347,21 @@ def test_a_game_whose_files_are_named_like_bundled_ones_opens_on_them(tmp_path):
     start = client.get("/api/start").json()
     assert client.get(f"/api/boards/{start['board']}").json()["title"] == "My USA"
     assert client.post("/api/score", json=start).json()["players"][0]["siege_penalty"] == 99
+
+
+def test_the_app_works_from_a_script_read_from_standard_input():
+    """Workers must not re-import the program that made the app (a script
+    on standard input, or one without a main guard)."""
+    script = (
+        "from starlette.testclient import TestClient\n"
+        "from evlogic.web.app import create_app\n"
+        "from evlogic.web.service import Catalog\n"
+        "client = TestClient(create_app(Catalog.build()))\n"
+        f"answer = client.post('/api/score', json={SMALL!r})\n"
+        "print(answer.status_code, answer.json()['players'][0]['face_ev'])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-"], input=script, capture_output=True, text=True, timeout=120
+    )
+    assert done.stdout == "200 19\n", done.stderr
+    assert "Traceback" not in done.stderr

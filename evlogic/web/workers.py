@@ -12,12 +12,15 @@ inherits the server's memory limit (``--memory-limit``).
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 import signal
+import socket
+import subprocess
+import sys
 import threading
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -29,9 +32,8 @@ DEFAULT_WORKERS = 4
 #: How much lower than the server's a worker's scheduling priority is.
 WORKER_NICENESS = 5
 
-#: Workers start from a fresh interpreter: the server has threads, and a
-#: fork of a process with threads can inherit a held lock.
-CONTEXT = multiprocessing.get_context("spawn")
+#: Where the evlogic package lives: a worker imports the same one.
+PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent.parent)
 
 
 @dataclass(frozen=True)
@@ -43,8 +45,9 @@ class Answer:
     value: Any = None
 
 
-def _work(catalog: Any, connection: Connection) -> None:
-    """A worker's life: answer requests until the server closes the pipe."""
+def _work(connection: Connection) -> None:
+    """A worker's life: read the catalog, then answer requests until the
+    server closes the socket."""
     # Ctrl-C at a terminal reaches the whole process group; the server stops
     # its workers itself, so they must not print a KeyboardInterrupt each.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -56,6 +59,10 @@ def _work(catalog: Any, connection: Connection) -> None:
     from evlogic.errors import InputError
     from evlogic.web import service
 
+    try:
+        catalog = connection.recv()
+    except (EOFError, OSError):
+        return
     while True:
         try:
             name, top = connection.recv()
@@ -78,15 +85,29 @@ def _work(catalog: Any, connection: Connection) -> None:
 
 
 class Worker:
-    """One worker process and the server's end of its pipe."""
+    """One worker process and the server's end of the socket to it.
+
+    A worker is a fresh interpreter (``python -m evlogic.web.workers FD``),
+    not a fork: the server has threads, and a fork of a process with threads
+    can inherit a held lock; nor multiprocessing's spawn, which re-imports
+    the program that started the server (a script without a main guard, or
+    one read from standard input, would break every worker)."""
 
     def __init__(self, catalog: Any) -> None:
-        self.connection, child = CONTEXT.Pipe()
-        self.process = CONTEXT.Process(
-            target=_work, args=(catalog, child), name="evlogic-worker", daemon=True
-        )
-        self.process.start()
-        child.close()  # the worker holds it: its death is the server's end of file
+        ours, theirs = socket.socketpair()
+        environment = dict(os.environ)
+        path = environment.get("PYTHONPATH")
+        environment["PYTHONPATH"] = PACKAGE_ROOT + (os.pathsep + path if path else "")
+        with theirs:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "evlogic.web.workers", str(theirs.fileno())],
+                pass_fds=[theirs.fileno()],
+                stdin=subprocess.DEVNULL,
+                env=environment,
+                start_new_session=True,  # Ctrl-C is the server's; it stops its workers
+            )
+        self.connection = Connection(ours.detach())
+        self.connection.send(catalog)  # the worker reads it when it is up
 
     def ask(self, name: str, top: Any) -> Answer:
         """Blocking: the answer, or EOFError when the worker died."""
@@ -101,7 +122,7 @@ class Worker:
         """End the worker now.  A thread waiting in :meth:`ask` then reads
         end of file and finishes; the pipe is left to it to close."""
         self.process.kill()
-        self.process.join()
+        self.process.wait()
 
 
 class Workers:
@@ -133,7 +154,10 @@ class Workers:
         request's time is up), the worker is killed and a fresh one started;
         a worker that dies answers ``memory`` (the usual cause)."""
         async with self._slots:
-            worker = self._idle.pop() if self._idle else self._new()
+            if self._idle:
+                worker = self._idle.pop()
+            else:  # off the event loop: a new worker reads the catalog first
+                worker = await anyio.to_thread.run_sync(self._new)
             try:
                 answer = await anyio.to_thread.run_sync(
                     worker.ask, name, top, abandon_on_cancel=True
@@ -152,7 +176,7 @@ class Workers:
             return answer
 
     def _replace(self, dead: Worker) -> None:
-        dead.process.join()
+        dead.process.wait()
         if len(self._all) < self.size:
             self._idle.append(self._new())
 
@@ -161,3 +185,11 @@ class Workers:
         for worker in list(self._all):
             self._retire(worker)
         self._idle.clear()
+
+
+if __name__ == "__main__":
+    # run as the module, not as __main__: answers must pickle as
+    # evlogic.web.workers.Answer for the server to read them
+    from evlogic.web.workers import _work as work
+
+    work(Connection(int(sys.argv[1])))
