@@ -167,3 +167,22 @@ def test_a_decoy_violation_with_arguments_does_not_vouch_for_violation(cli, tmp_
     assert result.code == 2, result.out
     [line] = result.err.splitlines()
     assert "no rule deriving violation can apply" in line
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="rules/generate.lp's own predicates are not namespaced: a property (or rule set "
+    "program) with a helper fact named limit/1 bounds the owned states through "
+    "':- limit(K), #count{...} > K.' for every part and for the probe, so check says "
+    "'holds for every position' with no bound printed",
+)
+def test_a_helper_named_like_the_generators_bound_does_not_bound_the_search(
+    cli, tmp_path, triangle
+):
+    (tmp_path / "plain.lp").write_text("violation :- owned(0, 0, S), not home(0, 0, S).\n")
+    assert cli("check", "plain.lp", "--board", "tri.yaml").code == 1
+    (tmp_path / "helper.lp").write_text(
+        "limit(2).\nviolation :- owned(0, 0, S), not home(0, 0, S).\n"
+    )
+    result = cli("check", "helper.lp", "--board", "tri.yaml")
+    assert result.code != 0, result.out  # a counterexample, or a refused name
