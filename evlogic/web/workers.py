@@ -11,7 +11,6 @@ inherits the server's memory limit (``--memory-limit``).
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import socket
@@ -28,9 +27,6 @@ import anyio
 #: Worker processes started with the server; requests beyond them wait
 #: (within their time limit) for one to be free.
 DEFAULT_WORKERS = 4
-
-#: How much lower than the server's a worker's scheduling priority is.
-WORKER_NICENESS = 5
 
 #: Where the evlogic package lives: a worker imports the same one.
 PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent.parent)
@@ -51,10 +47,6 @@ def _work(connection: Connection) -> None:
     # Ctrl-C at a terminal reaches the whole process group; the server stops
     # its workers itself, so they must not print a KeyboardInterrupt each.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # Below the server in priority: however busy the workers, the server
-    # reads requests and answers time-outs on time.
-    with contextlib.suppress(OSError):
-        os.nice(WORKER_NICENESS)
     from evlogic import diagram, engine, explain  # noqa: F401  (loaded before the first request)
     from evlogic.errors import InputError
     from evlogic.web import service
