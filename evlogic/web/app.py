@@ -15,9 +15,11 @@ Routes (documented with curl examples in the README):
     POST /api/games/yaml        {"game", "board_file"?} -> a game file score accepts
 
 Bad input is 400 with ``{"error": "..."}`` in the command line's words; a
-body over MAX_BODY bytes is 413; solving runs on worker threads (clingo
-releases the GIL), and one that takes longer than the request timeout is
-503 while the server goes on serving.
+body over MAX_BODY bytes is 413, one not received within the request
+timeout 408; an unknown route 404 and a wrong method 405, as JSON too.
+Solving runs in worker processes (evlogic.web.workers), and one that takes
+longer than the request timeout is killed (503) while the server goes on
+serving.
 """
 
 from __future__ import annotations
