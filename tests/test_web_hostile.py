@@ -186,6 +186,33 @@ def test_a_body_that_never_arrives_is_408_in_time(server):
     assert json.loads(body) == {"error": "request: the body did not arrive within 3 s"}
 
 
+@pytest.mark.parametrize(
+    "request_bytes",
+    [b"", b"POST /api/score HTTP/1.1\r\nHost: x\r\n"],
+    ids=["nothing", "half-a-head"],
+)
+def test_a_request_head_that_never_completes_is_dropped_in_time(server, request_bytes):
+    """A client that sends nothing, or a header now and then, does not hold
+    its connection (and a file descriptor) for ever."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=15) as connection:
+        connection.sendall(request_bytes)
+        started = time.monotonic()
+        assert connection.recv(4096) == b""  # closed by the server
+    assert time.monotonic() - started < 3 + 2
+    assert server.post("api/score", SMALL)[0] == 200
+
+
+def test_a_kept_alive_connection_still_serves_its_next_request(server):
+    body = json.dumps(SMALL).encode()
+    head = b"POST /api/score HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(body)
+    with socket.create_connection(("127.0.0.1", server.port), timeout=15) as connection:
+        for _ in range(3):
+            connection.sendall(head + body)
+            status, _ = read_response(connection)
+            assert status.startswith(b"HTTP/1.1 200")
+            time.sleep(1)
+
+
 def read_response(connection: socket.socket) -> tuple[bytes, bytes]:
     """A response's head and body (by its Content-Length)."""
     data = b""
