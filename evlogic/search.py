@@ -273,8 +273,8 @@ def _smallest_in(
         with control.solve(assumptions=[_home(part.home)], yield_=True, async_=True) as handle:
             while handle.wait(max(0.0, deadline - time.monotonic())):
                 model = handle.model()
-                if model is None:
-                    part.empty_upto = bound  # the last model found (if any) is optimal
+                if model is None:  # the last model found here (if any) is optimal
+                    part.empty_upto = min(bound, _owned_count(progress.best) - 1)
                     return
                 progress.best = model.symbols(shown=True)
                 handle.resume()
