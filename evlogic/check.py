@@ -82,7 +82,15 @@ def check(
             "no rule derives violation (a misspelt head?): the property could never "
             "fail, so a search would prove nothing",
         )
-    outcome = search(board, rules.program(), [*rules.programs, path], players, max_states, timeout)
+    outcome = search(
+        board,
+        rules.program(),
+        [*rules.programs, path],
+        players,
+        max_states,
+        timeout,
+        label=f"check {name}",
+    )
     game = (
         None
         if outcome.found is None

@@ -57,7 +57,7 @@ SEARCH_RULES = (
 )
 
 #: Seconds phase 1 first gives each part; every round gives four times more.
-QUICK_LOOK = 0.5
+QUICK_LOOK = 0.1
 
 #: clasp's "jumpy" configuration (aggressive restarts) settled the per-home
 #: proofs of bench/bench_search.py fastest of the built-in ones.
