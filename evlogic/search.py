@@ -15,13 +15,16 @@ How the search is engineered (see bench/bench_search.py):
 * One grounding, split by player 0's home: each part is a solve under the
   assumption ``home(0, 0, H)``, which propagation turns into "only the cores
   around H".  Clauses learnt in one part stay for the next.
-* Phase 1 asks each part for any counterexample at all, in rounds of growing
-  time slices, so that the easy parts are settled first: "none" in every
-  part is the proof.  Phase 2 asks every part left for a counterexample
-  with fewer owned states (homes included) than the best so far, until
-  none has one: the best is then a smallest counterexample.  The one
-  reported is the first of that size in the order of rules/canonical.lp,
-  the same every run.
+* Programs that read only player 0's figures (evlogic/cone.py) get
+  rules/search/generate_player0.lp: the other players are merged, and no
+  one but player 0 is scored in full.
+* In rounds of growing time slices (easy parts are settled first) each part
+  is asked for any counterexample while none is known, and once one is, for
+  the fewest owned states below the best so far (one optimising solve,
+  rules/search/smallest.lp).  A part is settled when it has none, or none
+  smaller: "none" in every part is the proof, else the best is a smallest
+  counterexample.  The one reported is the first of that size in the order
+  of rules/canonical.lp, the same every run.
 """
 
 from __future__ import annotations
