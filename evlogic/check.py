@@ -90,6 +90,7 @@ def check(
         max_states,
         timeout,
         applies=violation_applies(path),
+        label=f"check {name}",
     )
     game = (
         None

@@ -80,6 +80,10 @@ def diff(
     facts = first.program(0) + second.program(1, default=False)
     programs = [*first.programs, *second.programs, rules_dir() / "diff" / "position.lp"]
 
+    # Rule sets that are numbers only treat the players alike: a different
+    # total for some player is one for player 0 (rules/diff/total.lp).
+    total = "total" if not first.programs and not second.programs else "total-every-player"
+
     def run(kind: str) -> DiffSearch:
         outcome = search(
             board,
@@ -89,6 +93,7 @@ def diff(
             None,
             timeout,
             started,
+            label=f"diff {kind}",
         )
         game = (
             None
@@ -98,5 +103,7 @@ def diff(
         return DiffSearch(OUTCOME[outcome.result], game, outcome.seconds, outcome.smallest)
 
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="evlogic-diff") as pool:
-        total, winner = pool.map(run, ("total", "winner"))
-    return DiffResult((first_reference, second_reference), board.name, players, total, winner)
+        total_diff, winner_diff = pool.map(run, (total, "winner"))
+    return DiffResult(
+        (first_reference, second_reference), board.name, players, total_diff, winner_diff
+    )

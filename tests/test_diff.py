@@ -73,3 +73,30 @@ def test_a_rule_set_is_equivalent_to_itself(cli, tmp_path, search_board):
 def test_diff_needs_two_rule_sets(cli):
     result = cli("diff", "--rules", "standard")
     assert result.code == 2 and "exactly two" in result.err
+
+
+def test_a_rule_set_with_programs_is_compared_for_every_player(cli, tmp_path, search_board):
+    """A rule set program may treat the seats differently (here: player 2
+    gets 5 more): the total diff then compares every player, not only
+    player 0 (rules/diff/total-every-player.lp)."""
+    (tmp_path / "gift.lp").write_text(
+        "face_value(G, 1, gift, 5) :- player(G, 1), rules_of(G, R), param(R, game_end, 40).\n"
+    )
+    (tmp_path / "gift.yaml").write_text(
+        "name: gift\nextends: standard\ngame_end: 40\nprograms: [gift.lp]\n"
+    )
+    result = cli(
+        "diff",
+        "--board",
+        "board.yaml",
+        "--rules",
+        "standard",
+        "--rules",
+        "gift.yaml",
+        "--format",
+        "json",
+    )
+    assert result.code == 1, result.err
+    total = result.json()["total_diff"]
+    assert total["result"] == "differs" and total["smallest"] is True
+    assert sum(1 + len(p["states"]) for p in total["counterexample"]["players"]) == 2
