@@ -242,3 +242,25 @@ def test_ctrl_c_ends_a_search_within_a_second(tmp_path):
     assert time.monotonic() - started < 1.5
     assert process.returncode == 130
     assert err.splitlines() == ["evlogic: interrupted"]
+
+
+def test_a_rule_set_with_programs_is_checked_for_every_player(cli, tmp_path, search_board):
+    """Bundled properties ask player 0, who stands for every player when the
+    rules treat players alike; a rule set's own program may not (here it
+    gives player 1 a negative bonus), so then every player is asked."""
+    (tmp_path / "unfair.lp").write_text("net_bonus(G, 1, -5) :- player(G, 1).\n")
+    (tmp_path / "unfair.yaml").write_text(
+        "name: unfair\nextends: standard\nprograms: [unfair.lp]\n"
+    )
+    result = cli(
+        "check",
+        "bonus-bounds",
+        "--board",
+        "board.yaml",
+        "--rules",
+        "unfair.yaml",
+        "--format",
+        "json",
+    )
+    assert result.code == 1, result.err
+    assert result.json()["result"] == "counterexample"
