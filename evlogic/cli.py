@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import stat
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -12,6 +13,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from evlogic import __version__
+from evlogic.batch import CHUNK_SIZE, MEMORY_LIMIT_MB
+from evlogic.batch import TIMEOUT as BATCH_TIMEOUT
 from evlogic.boards import Board, load_board, resolve_board
 from evlogic.engine import score_game
 from evlogic.errors import InputError
@@ -25,6 +28,11 @@ from evlogic.yamlfile import Field, utf8_text
 
 # The other commands' modules are imported when the command runs, so that
 # `evlogic score` starts as fast as it can.
+
+#: Bounds of batch's limits: below MIN_MEMORY_MB a worker cannot even start.
+MIN_MEMORY_MB, MAX_MEMORY_MB = 256, 1 << 30
+MAX_TIMEOUT = 1e6
+MAX_CHUNK_SIZE = 100_000
 
 DESCRIPTION = """\
 Score positions of the electoral-vote board game with answer-set rules.
@@ -80,8 +88,16 @@ run on --jobs processes or a Dask cluster. Input is streamed: memory stays
 flat however long it is. A progress bar shows on stderr when it is a
 terminal.
 
+Nothing is lost: a line that cannot be read or scored (bad JSON, a broken
+board, a grounding that runs out of memory or time, a worker killed) is that
+line's error and every other line is scored. Each worker process may use
+--memory-limit MB of memory (default 4096) and --timeout S seconds per chunk
+(default 60); a chunk past either is retried line by line. A board or rule
+set path in a line must stay inside the input's folder.
+
 Exit status: 0 when every line scored, 1 when any line failed, 2 when the
-command itself is wrong (missing input, unknown --board)."""
+command itself is wrong (missing input, unknown --board, -o naming the
+input), 130 on Ctrl-C and 143 on SIGTERM (whole lines kept, workers ended)."""
 
 
 def add_format_option(command: argparse.ArgumentParser) -> None:
@@ -211,6 +227,28 @@ def build_parser() -> argparse.ArgumentParser:
     )
     batch.add_argument(
         "--dask", metavar="ADDRESS", help="run the chunks on a Dask cluster (needs evlogic[dask])"
+    )
+    batch.add_argument(
+        "--memory-limit",
+        type=int,
+        default=MEMORY_LIMIT_MB,
+        metavar="MB",
+        help=f"address space of each worker process (default {MEMORY_LIMIT_MB})",
+    )
+    batch.add_argument(
+        "--timeout",
+        type=float,
+        default=BATCH_TIMEOUT,
+        metavar="S",
+        help=f"seconds a chunk may take before it is retried line by line, and a line "
+        f"before it is an error (default {BATCH_TIMEOUT:g})",
+    )
+    batch.add_argument(
+        "--chunk-size",
+        type=int,
+        default=CHUNK_SIZE,
+        metavar="N",
+        help=f"lines per grounding (default {CHUNK_SIZE})",
     )
     batch.set_defaults(run=run_batch_command)
 
@@ -371,8 +409,11 @@ def _default_diagram_name(game: str | None, player: str, image_format: str | Non
 
 
 def run_batch_command(args: argparse.Namespace) -> int:
-    from evlogic.batch import BatchOptions, run_batch
+    from evlogic.batch import BatchOptions, Limits, Terminated, run_batch, terminate_raises
 
+    _refuse_overwriting_input(args.input, args.output)
+    limits = Limits(memory_mb=args.memory_limit, timeout=args.timeout)
+    _check_batch_limits(args)
     rules = None
     if args.rules is not None:  # resolved once here: a bad rule set fails the command
         field = Field("--rules", "", args.rules, None, None)
@@ -390,19 +431,62 @@ def run_batch_command(args: argparse.Namespace) -> int:
     else:
         source, base = args.input, Path(args.input).resolve().parent
     options = BatchOptions(source=source, board=board, base=str(base), rules=rules)
-    with ExitStack() as stack:
-        stream = stack.enter_context(open_input(args.input))
-        out = sys.stdout if args.output == "-" else stack.enter_context(_open_output(args.output))
-        bar = stack.enter_context(_progress_bar(args.input))
-        failed = run_batch(
-            stream,
-            out,
-            options,
-            jobs=args.jobs,
-            dask_address=args.dask,
-            progress=bar.update if bar is not None else None,
-        )
+    try:
+        with terminate_raises(), ExitStack() as stack:
+            stream = stack.enter_context(open_input(args.input))
+            out = (
+                sys.stdout if args.output == "-" else stack.enter_context(_open_output(args.output))
+            )
+            bar = stack.enter_context(_progress_bar(args.input))
+            failed = run_batch(
+                stream,
+                out,
+                options,
+                jobs=args.jobs,
+                dask_address=args.dask,
+                progress=bar.update if bar is not None else None,
+                chunk_size=args.chunk_size,
+                limits=limits,
+            )
+    except Terminated:
+        print("evlogic: terminated", file=sys.stderr)
+        return 143
     return 1 if failed else 0
+
+
+def _refuse_overwriting_input(input_name: str, output_name: str) -> None:
+    """``-o`` naming the input (or a link to it, or standard output sent to
+    it) would empty or grow the file being read: refused before anything
+    is opened for writing."""
+    try:
+        read = os.fstat(0) if input_name == "-" else os.stat(input_name)
+        written = os.fstat(1) if output_name == "-" else os.stat(output_name)
+    except (OSError, ValueError):  # no such file yet, or a closed stream
+        return
+    if stat.S_ISREG(read.st_mode) and (read.st_dev, read.st_ino) == (
+        written.st_dev,
+        written.st_ino,
+    ):
+        where = "standard output" if output_name == "-" else output_name
+        raise InputError(
+            where, "is the input file (or a link to it): batch would overwrite what it reads"
+        )
+
+
+def _check_batch_limits(args: argparse.Namespace) -> None:
+    if not MIN_MEMORY_MB <= args.memory_limit <= MAX_MEMORY_MB:
+        raise InputError(
+            "--memory-limit",
+            f"must be between {MIN_MEMORY_MB} and {MAX_MEMORY_MB} MB, not {args.memory_limit}",
+        )
+    if not 0 < args.timeout <= MAX_TIMEOUT:  # also refuses nan
+        raise InputError(
+            "--timeout", f"must be more than 0 and at most {MAX_TIMEOUT:g} s, not {args.timeout:g}"
+        )
+    if not 1 <= args.chunk_size <= MAX_CHUNK_SIZE:
+        raise InputError(
+            "--chunk-size", f"must be between 1 and {MAX_CHUNK_SIZE}, not {args.chunk_size}"
+        )
 
 
 def _open_output(name: str) -> TextIO:
