@@ -369,6 +369,12 @@ def run_batch(
                     (limits.memory_mb,),
                     tasks_per_worker=CHUNKS_PER_WORKER,
                     timeout=limits.timeout,
+                    death_note=(
+                        ""
+                        if limits.memory_mb is None
+                        else f"; out of memory? the limit is {limits.memory_mb} MB per worker, "
+                        "--memory-limit"
+                    ),
                 )
             )
             results = _in_order(workers, pieces, options, window=2 * jobs)
@@ -400,8 +406,13 @@ def _write_whole(out: TextIO, text: str) -> None:
 
 def _start_worker(memory_mb: int | None) -> None:
     """A worker's initializer: its address space is capped, so one runaway
-    grounding gets a MemoryError instead of taking the machine."""
+    grounding gets a MemoryError instead of taking the machine; and what it
+    might print on standard error (a C library that cannot allocate, dying)
+    is dropped, since the parent reports every line's fate in the output."""
     global _memory_limit_mb
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 2)
+    os.close(devnull)
     if memory_mb is None:
         return
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
@@ -522,15 +533,22 @@ def _dask_client(address: str) -> Iterator[Any]:
     try:
         client = Client(address, timeout="10s")
     except (OSError, TimeoutError) as error:
-        raise InputError("--dask", f"cannot reach the scheduler at {address!r}: {error}") from None
+        raise InputError(
+            "--dask", f"cannot reach the scheduler at {address!r}: {_one_line(error)}"
+        ) from None
     except Exception as error:  # distributed says "not a URL" in its own ways
         raise InputError(
-            "--dask", f"{address!r} is not a scheduler address like tcp://HOST:8786 ({error})"
+            "--dask",
+            f"{address!r} is not a scheduler address like tcp://HOST:8786 ({_one_line(error)})",
         ) from None
     try:
         yield client
     finally:
         client.close()
+
+
+def _one_line(error: Exception) -> str:
+    return " ".join(str(error).split())[:200] or type(error).__name__
 
 
 def _dask_workers(client: Any) -> int:

@@ -108,8 +108,9 @@ class Workers:
     :meth:`submit` queues a task under a key; :meth:`next_result` waits for
     any task to finish and returns ``(key, result)``, the result a
     :class:`Lost` when the worker died or the task took longer than
-    ``timeout`` seconds.  Use as a context manager: leaving it kills every
-    worker, whatever is running.
+    ``timeout`` seconds (``death_note`` is added to the reason a worker
+    died: what the caller knows of why it may have).  Use as a context
+    manager: leaving it kills every worker, whatever is running.
     """
 
     def __init__(
@@ -119,8 +120,10 @@ class Workers:
         initargs: tuple = (),
         tasks_per_worker: int = 8,
         timeout: float | None = None,
+        death_note: str = "",
     ) -> None:
         self._jobs = jobs
+        self._death_note = death_note
         self._initializer = initializer
         self._initargs = initargs
         self._tasks_per_worker = tasks_per_worker
@@ -262,7 +265,7 @@ class Workers:
             if self._start_failures >= START_FAILURES:
                 self.close()
                 raise WorkersFailed(f"worker processes end as they start ({how})")
-        self._lose(worker, f"ended its worker process ({how})")
+        self._lose(worker, f"ended its worker process ({how}{self._death_note})")
 
     def _lose(self, worker: _Worker, reason: str, timed_out: bool = False) -> None:
         if worker.task is not None:
