@@ -28,11 +28,13 @@ import signal
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol, TextIO
+
+import clingo
 
 from evlogic.boards import Board, load_board, resolve_board
 from evlogic.errors import InputError
@@ -415,6 +417,12 @@ def _start_worker(memory_mb: int | None) -> None:
     os.close(devnull)
     if memory_mb is None:
         return
+    # The first C++ exception a thread throws allocates libstdc++'s
+    # thread-local data; if that first one is clingo's std::bad_alloc, the
+    # allocation fails and glibc kills the process.  One thrown now, while
+    # memory is plentiful, makes a later bad_alloc a plain MemoryError.
+    with suppress(RuntimeError):
+        clingo.parse_term("(", logger=lambda code, message: None)
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
     limit = memory_mb * 1024 * 1024
     if hard != resource.RLIM_INFINITY:
