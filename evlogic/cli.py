@@ -92,8 +92,9 @@ Nothing is lost: a line that cannot be read or scored (bad JSON, a broken
 board, a grounding that runs out of memory or time, a worker killed) is that
 line's error and every other line is scored. Each worker process may use
 --memory-limit MB of memory (default 4096) and --timeout S seconds per chunk
-(default 60); a chunk past either is retried line by line. A board or rule
-set path in a line must stay inside the input's folder.
+(default 60); a chunk whose worker died or ran out of time is retried in
+smaller pieces, down to the line at fault. A board or rule set path in a
+line must stay inside the input's folder.
 
 Exit status: 0 when every line scored, 1 when any line failed, 2 when the
 command itself is wrong (missing input, unknown --board, -o naming the
