@@ -318,7 +318,7 @@ def _unexpected(number: int, error: BaseException, options: BatchOptions) -> dic
 
 def _lost(number: int, lost: Lost, options: BatchOptions) -> tuple[str, int, int]:
     """A line whose worker died or ran out of time, as a chunk result."""
-    message = f"scoring this line {lost.reason}"
+    message = f"scoring this line {lost.reason}" + (" (--timeout)" if lost.timed_out else "")
     error = {"line": number, "error": str(InputError(options.source, message, line=number))}
     return _json_line(error), 1, 1
 

@@ -163,16 +163,22 @@ class Workers:
         return self._results.popleft()
 
     def close(self) -> None:
-        """Kill every worker (running or not) and wait for them to go."""
-        processes = [w.process for w in self._workers] + self._retiring
-        for process in processes:
-            if process.exitcode is None:
-                process.kill()
-        for process in processes:
-            process.join(5)
-        for worker in self._workers:
-            worker.conn.close()
-        self._workers, self._retiring = [], []
+        """Kill every worker (running or not) and wait for them to go; a
+        second Ctrl-C or SIGTERM meanwhile waits until they are gone."""
+        held = {signal.SIGINT, signal.SIGTERM}
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+        try:
+            processes = [w.process for w in self._workers] + self._retiring
+            for process in processes:
+                if process.exitcode is None:
+                    process.kill()
+            for process in processes:
+                process.join(5)
+            for worker in self._workers:
+                worker.conn.close()
+            self._workers, self._retiring = [], []
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
     # --- the parent's side ---------------------------------------------
 

@@ -23,7 +23,7 @@ from evlogic.batch import BatchOptions, _in_order, run_batch, score_chunk
 from evlogic.boards import load_board
 from evlogic.resources import bundled_boards
 from evlogic.sample import sample_games
-from evlogic.workers import Lost
+from evlogic.workers import Lost, Workers
 
 USA = REPO / "maps" / "usa.yaml"
 
@@ -369,3 +369,30 @@ def test_bad_batch_options_are_one_line(tmp_path, option, message):
     assert result.code == 2 and result.out == ""
     assert result.err.startswith(f"evlogic: error: {message}")
     assert result.err.count("\n") == 1 and "Traceback" not in result.err
+
+
+# --- the worker pool itself ---------------------------------------------------
+
+
+def task(kind: str) -> str:
+    """Runs in a worker: "die" kills its own process, "sleep" overruns."""
+    if kind == "die":
+        os.kill(os.getpid(), signal.SIGKILL)
+    if kind == "sleep":
+        time.sleep(60)
+    return f"{kind} done in {os.getpid()}"
+
+
+def test_workers_know_which_task_a_dead_or_slow_worker_held():
+    kinds = ["ok", "die", "ok", "sleep", "ok", "die", "ok", "ok"]
+    with Workers(2, tasks_per_worker=2, timeout=3, death_note="; a note") as workers:
+        for key, kind in enumerate(kinds):
+            workers.submit(key, task, kind)
+        results = dict(workers.next_result() for _ in kinds)
+        with pytest.raises(LookupError):
+            workers.next_result()  # nothing is left: never a wait without end
+    assert results[1] == results[5] == Lost("ended its worker process (killed by SIGKILL; a note)")
+    assert results[3] == Lost("took longer than 3 s", timed_out=True)
+    done = [results[key] for key, kind in enumerate(kinds) if kind == "ok"]
+    assert all(result.startswith("ok done in ") for result in done)
+    assert len({result.split()[-1] for result in done}) >= 3  # workers were replaced
