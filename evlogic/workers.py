@@ -29,8 +29,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
-#: Workers that die before they are ready, in a row, before the pool gives up.
-START_FAILURES = 3
+#: Workers that die before they are ready, in a row, before the pool gives
+#: up (a worker killed from outside as it starts is retried).
+START_FAILURES = 5
 
 #: The longest single wait (select's timeout must fit a C int of milliseconds).
 MAX_WAIT = 3600.0
@@ -207,9 +208,21 @@ class Workers:
             args=(child, self._initializer, self._initargs, self._tasks_per_worker),
             daemon=True,
         )
-        process.start()
+        try:
+            process.start()
+        except OSError:  # it died before it had its instructions (killed, say)
+            parent.close()
+            child.close()
+            self._start_failed("it died as it started")
+            return
         child.close()
         self._workers.append(_Worker(process, parent))
+
+    def _start_failed(self, how: str) -> None:
+        self._start_failures += 1
+        if self._start_failures >= START_FAILURES:
+            self.close()
+            raise WorkersFailed(f"worker processes end as they start ({how})")
 
     def _wait(self) -> None:
         import multiprocessing.connection
@@ -267,10 +280,7 @@ class Workers:
         else:
             how = f"exit status {code}"
         if not worker.ready:
-            self._start_failures += 1
-            if self._start_failures >= START_FAILURES:
-                self.close()
-                raise WorkersFailed(f"worker processes end as they start ({how})")
+            self._start_failed(how)
         self._lose(worker, f"ended its worker process ({how}{self._death_note})")
 
     def _lose(self, worker: _Worker, reason: str, timed_out: bool = False) -> None:

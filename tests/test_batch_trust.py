@@ -23,7 +23,7 @@ from evlogic.batch import BatchOptions, _in_order, run_batch, score_chunk
 from evlogic.boards import load_board
 from evlogic.resources import bundled_boards
 from evlogic.sample import sample_games
-from evlogic.workers import Lost, Workers
+from evlogic.workers import Lost, Workers, WorkersFailed
 
 USA = REPO / "maps" / "usa.yaml"
 
@@ -396,3 +396,14 @@ def test_workers_know_which_task_a_dead_or_slow_worker_held():
     done = [results[key] for key, kind in enumerate(kinds) if kind == "ok"]
     assert all(result.startswith("ok done in ") for result in done)
     assert len({result.split()[-1] for result in done}) >= 3  # workers were replaced
+
+
+def die_at_start() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_workers_that_cannot_start_end_the_run_instead_of_looping():
+    with Workers(2, die_at_start) as workers:
+        workers.submit(0, task, "ok")
+        with pytest.raises(WorkersFailed, match="end as they start"):
+            workers.next_result()
