@@ -13,22 +13,30 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from evlogic.boards import Board, State, load_board
+from evlogic.diagram import draw_diagram
 from evlogic.engine import score_file, score_game
 from evlogic.errors import InputError
+from evlogic.explain import Explanation, explain_game
 from evlogic.games import Game, Player, load_game
 from evlogic.report import PlayerScore, ScoreReport
+from evlogic.rulesets import RuleSet, load_rule_set
 
 __all__ = [
     "Board",
+    "Explanation",
     "Game",
     "InputError",
     "Player",
     "PlayerScore",
+    "RuleSet",
     "ScoreReport",
     "State",
     "__version__",
+    "draw_diagram",
+    "explain_game",
     "load_board",
     "load_game",
+    "load_rule_set",
     "score_file",
     "score_game",
 ]

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import signal
 import sys
 from collections import defaultdict
@@ -41,6 +40,7 @@ from evlogic.errors import InputError
 from evlogic.facts import Positions, board_program
 from evlogic.games import Game, game_from_fields, quick_game
 from evlogic.jsonlines import Line, numbered, utf8_line
+from evlogic.limits import DEFAULT_MEMORY_MB, limit_memory
 from evlogic.report import atoms_by_position, decode
 from evlogic.resources import maps_dir, rules_dir
 from evlogic.rulesets import RuleSet, load_rule_set, rule_set_from_field
@@ -60,8 +60,9 @@ SPLIT = 10
 #: Chunks a worker process scores before a fresh one replaces it.
 CHUNKS_PER_WORKER = 8
 
-#: Address space of one worker process, in MB (--memory-limit).
-MEMORY_LIMIT_MB = 4096
+#: Address space of one worker process, in MiB (--memory-limit): the
+#: limit of every command that solves.
+MEMORY_LIMIT_MB = DEFAULT_MEMORY_MB
 
 #: Seconds one chunk may take in a worker before it is killed (--timeout).
 TIMEOUT = 60.0
@@ -423,11 +424,7 @@ def _start_worker(memory_mb: int | None) -> None:
     # memory is plentiful, makes a later bad_alloc a plain MemoryError.
     with suppress(RuntimeError):
         clingo.parse_term("(", logger=lambda code, message: None)
-    _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    limit = memory_mb * 1024 * 1024
-    if hard != resource.RLIM_INFINITY:
-        limit = min(limit, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    limit_memory(memory_mb)
     _memory_limit_mb = memory_mb
 
 

@@ -7,6 +7,7 @@ nothing here knows a scoring rule.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,7 +38,21 @@ class Board:
     source: str
 
     def suggest(self, state_id: str) -> str:
-        return closest(state_id, self.states)
+        """A ``(did you mean ...?)`` hint for an unknown id: the state of that
+        name (``Kentucky`` -> ``KY``), else the id closest in spelling, else
+        how to list the board's states."""
+        by_name = {state.name.casefold(): state.id for state in self.states.values()}
+        if state_id.strip().casefold() in by_name:
+            found = by_name[state_id.strip().casefold()]
+            return f" (did you mean {found!r}? states are named by id)"
+        hint = closest(state_id, self.states)
+        if not hint:
+            names = {state.name: state.id for state in self.states.values()}
+            near = closest(state_id, names)
+            if near:
+                name = near.removeprefix(" (did you mean ").removesuffix("?)")[1:-1]
+                hint = f" (did you mean {names[name]!r}, {name}?)"
+        return hint or " (evlogic board BOARD lists the states)"
 
 
 def board_from_field(top: Field, default_name: str) -> Board:
@@ -114,8 +129,9 @@ def _hex_cell(field: Field) -> tuple[int, int]:
     return (q, r)
 
 
-def load_board(path: Path, source: str | None = None) -> Board:
+def load_board(path: str | os.PathLike[str], source: str | None = None) -> Board:
     """Load and validate a board file."""
+    path = Path(path)
     return board_from_field(read_yaml(path, source), default_name=path.stem)
 
 

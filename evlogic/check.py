@@ -14,9 +14,10 @@ from pathlib import Path
 
 from evlogic.boards import Board
 from evlogic.errors import InputError
-from evlogic.resources import bundled_properties
+from evlogic.resources import bundled_properties, display_path
 from evlogic.rulesets import RuleSet
-from evlogic.search import position_game, search
+from evlogic.search import position_game, search, violation_applies
+from evlogic.solver import read_user_programs
 from evlogic.yamlfile import closest
 
 
@@ -32,6 +33,10 @@ class CheckResult:
     max_states: int | None  # "holds" covers positions with at most this many owned states
     smallest: bool = False  # the counterexample is proved to have the fewest owned states
 
+    def exit_status(self) -> int:
+        """0: holds; 1: counterexample; 3: unknown."""
+        return {"holds": 0, "counterexample": 1}.get(self.result, 3)
+
     def to_dict(self) -> dict[str, object]:
         return {
             "property": self.property,
@@ -41,6 +46,7 @@ class CheckResult:
             "result": self.result,
             "counterexample": self.counterexample,
             "smallest": self.smallest,
+            "max_states": self.max_states,
             "seconds": round(self.seconds, 3),
         }
 
@@ -70,7 +76,21 @@ def check(
     timeout: float = 60.0,
 ) -> CheckResult:
     name, path = resolve_property(reference)
-    outcome = search(board, rules.program(), [*rules.programs, path], players, max_states, timeout)
+    if ("violation", 0) not in read_user_programs([path]).defines:
+        raise InputError(
+            display_path(path),
+            "no rule derives violation (a misspelt head?): the property could never "
+            "fail, so a search would prove nothing",
+        )
+    outcome = search(
+        board,
+        rules.program(),
+        [*rules.programs, path],
+        players,
+        max_states,
+        timeout,
+        applies=violation_applies(path),
+    )
     game = (
         None
         if outcome.found is None

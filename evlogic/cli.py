@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import stat
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from evlogic import __version__
 from evlogic.batch import CHUNK_SIZE, MEMORY_LIMIT_MB
@@ -20,8 +22,19 @@ from evlogic.engine import score_game
 from evlogic.errors import InputError
 from evlogic.games import Game, load_game, load_game_text
 from evlogic.jsonlines import open_input
+from evlogic.limits import (
+    OutOfTime,
+    add_memory_option,
+    add_time_option,
+    busy,
+    call_before,
+    leave,
+    limit_memory,
+    megabytes,
+    seconds,
+)
 from evlogic.render import json_text, to_json, to_text
-from evlogic.resources import bundled_properties, default_game
+from evlogic.resources import bundled_boards, bundled_properties, default_game
 from evlogic.rulesets import RuleSet, bundled_rule_sets, load_rule_set, resolve_rule_set
 from evlogic.solver import SolverError
 from evlogic.yamlfile import Field, utf8_text
@@ -29,9 +42,7 @@ from evlogic.yamlfile import Field, utf8_text
 # The other commands' modules are imported when the command runs, so that
 # `evlogic score` starts as fast as it can.
 
-#: Bounds of batch's limits: below MIN_MEMORY_MB a worker cannot even start.
-MIN_MEMORY_MB, MAX_MEMORY_MB = 256, 1 << 30
-MAX_TIMEOUT = 1e6
+#: The most lines batch grounds together (--chunk-size).
 MAX_CHUNK_SIZE = 100_000
 
 DESCRIPTION = """\
@@ -73,7 +84,14 @@ the region), siege (opponent-held neighbour of the home), opponent,
 unclaimed. Lines show the core triangle, the links that admitted each
 joining state and the one link of an excluded state. A legend and the
 bonus arithmetic sit underneath. Tiles are placed by the board's hex: [q, r]
-coordinates, or by a computed layout when the board has none."""
+coordinates, or by a computed layout when the board has none. A tile shows
+what its state scores to whoever holds it under the rule set ("16×2" when
+the score multiplies the EV); links between tiles that do not touch run
+along tile edges, never across another tile.
+
+With --all instead of --player: every player at once, each player's states
+in their colour and pattern, homes marked, regions outlined, and the score
+table underneath; each tile carries data-owner."""
 
 
 BATCH_HELP = """\
@@ -101,6 +119,55 @@ command itself is wrong (missing input, unknown --board, -o naming the
 input), 130 on Ctrl-C and 143 on SIGTERM (whole lines kept, workers ended)."""
 
 
+CHECK_HELP = """\
+Search all positions on a board (all homes, all ownerships, unclaimed
+states allowed) for a counterexample to PROPERTY: a bundled one
+({properties})
+or an .lp file defining violation.
+
+Answers holds (proved), counterexample (as a game file that score and
+diagram accept: the smallest, unless the time ran out before that was
+proved; the same one every run) or unknown (the time limit came first). A
+property reads the scoring predicates of position 0; points/4 and change/5
+keep searches fast (see the README).
+
+A property that no rule can make fail (no rule derives violation), or a
+search over no positions at all (a rule set or property whose constraints
+rule every position out), proves nothing: that is an error, never "holds".
+
+Exit status: 0 holds, 1 counterexample, 3 unknown, 2 bad input."""
+
+
+DIFF_HELP = """\
+Find the smallest position (fewest owned states) where rule sets A and B
+give a player a different total, and one where they crown a different
+winner; each printed as a game file with both score tables; or prove that
+none exists. The two searches run side by side and share the --timeout.
+
+Exit status: 0 both searches proved the rule sets equivalent, 1 either
+found a difference, 3 a search is unknown and none found a difference,
+2 bad input."""
+
+
+SERVE_HELP = """\
+The board in the browser, and a JSON API, on the same rules.
+
+Opens a local web app: click states on the map and watch the score, the
+region and the siege change; focus a player for the explanation and where
+to play next; compare two rule sets; download the position as a game file.
+A game server may POST positions to the API (see the README for curl
+examples). With GAME, the page opens on that game; without, on an empty
+position with two players.
+
+Requests may name only the bundled boards and rule sets, and those given
+here with --board and --rules; a request's own board or rule set is sent
+inline (parameters only: .lp programs come only from --rules). A request
+whose solving takes longer than --request-timeout gets 503.
+
+Binds 127.0.0.1 (this machine only) unless --host says otherwise. Ctrl-C
+stops it."""
+
+
 def add_format_option(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--format", choices=["text", "json"], default="text", help="output format (default: text)"
@@ -115,16 +182,28 @@ def add_search_options(command: argparse.ArgumentParser, timeout_help: str) -> N
     command.add_argument(
         "--players", type=int, default=2, metavar="N", help="players per position (default 2)"
     )
-    command.add_argument("--timeout", type=float, default=60.0, metavar="S", help=timeout_help)
+    command.add_argument("--timeout", type=seconds, default=60.0, metavar="S", help=timeout_help)
+    add_memory_option(command)
 
 
-def add_rules_option(command: argparse.ArgumentParser) -> None:
+def add_limit_options(command: argparse.ArgumentParser, timeout: float) -> None:
+    """--timeout and --memory-limit: every command that solves is bounded."""
+    add_time_option(command, timeout)
+    add_memory_option(command)
+
+
+def add_rules_option(command: argparse.ArgumentParser, games: bool = True) -> None:
+    """--rules; ``games``: the command reads games, whose own rules: it overrides."""
     names = ", ".join(bundled_rule_sets())
+    what = (
+        "overrides the game's rules: (default: the game's, else standard)"
+        if games
+        else ("(default: standard)")
+    )
     command.add_argument(
         "--rules",
         metavar="R",
-        help=f"rule set: a bundled name ({names}) or a rule set file; overrides the "
-        "game's rules: (default: standard)",
+        help=f"rule set: a bundled name ({names}) or a rule set file; {what}",
     )
 
 
@@ -138,13 +217,23 @@ def rules_override(args: argparse.Namespace) -> RuleSet | None:
     return None if args.rules is None else load_rule_set(args.rules, Path.cwd())
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, with its errors on one line like every other error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="evlogic",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"evlogic {__version__}")
+    # bounded: --timeout limits the whole command (not batch's per-chunk one);
+    # timeout_status: the exit status when it runs out (3: unknown, searches).
+    parser.set_defaults(bounded=False, timeout_status=2)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     score = commands.add_parser(
@@ -158,6 +247,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_format_option(score)
     add_rules_option(score)
+    score.set_defaults(bounded=True)
+    add_limit_options(score, 60.0)
     score.set_defaults(run=run_score)
 
     explain = commands.add_parser(
@@ -170,6 +261,8 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("--player", required=True, metavar="NAME", help="the player to explain")
     add_format_option(explain)
     add_rules_option(explain)
+    explain.set_defaults(bounded=True)
+    add_limit_options(explain, 60.0)
     explain.set_defaults(run=run_explain)
 
     diagram = commands.add_parser(
@@ -179,7 +272,20 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     diagram.add_argument("game", metavar="GAME", help="game file (YAML), or - for stdin")
-    diagram.add_argument("--player", required=True, metavar="NAME", help="whose region to draw")
+    diagram.add_argument("--player", metavar="NAME", help="whose region to draw")
+    diagram.add_argument(
+        "--all",
+        action="store_true",
+        help="every player at once: owners in colour, homes marked, regions outlined, "
+        "the score table underneath",
+    )
+    diagram.add_argument(
+        "--scale",
+        type=positive_scale,
+        default=1.0,
+        metavar="X",
+        help="PNG only: pixels per SVG unit, e.g. 3 for print (default 1)",
+    )
     diagram.add_argument(
         "-o",
         "--output",
@@ -199,6 +305,8 @@ def build_parser() -> argparse.ArgumentParser:
         "taken from the -o extension when not given",
     )
     add_rules_option(diagram)
+    diagram.set_defaults(bounded=True)
+    add_limit_options(diagram, 60.0)
     diagram.set_defaults(run=run_diagram)
 
     batch = commands.add_parser(
@@ -231,18 +339,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     batch.add_argument(
         "--memory-limit",
-        type=int,
+        type=megabytes,
         default=MEMORY_LIMIT_MB,
         metavar="MB",
-        help=f"address space of each worker process (default {MEMORY_LIMIT_MB})",
+        help=f"address space of each process, in MiB (default {MEMORY_LIMIT_MB}); a line "
+        "whose scoring needs more is that line's error",
     )
     batch.add_argument(
         "--timeout",
-        type=float,
+        type=seconds,
         default=BATCH_TIMEOUT,
         metavar="S",
-        help=f"seconds a chunk may take before it is retried line by line, and a line "
-        f"before it is an error (default {BATCH_TIMEOUT:g})",
+        help=f"seconds a chunk may take in a worker before it is retried line by line, "
+        f"and a line before it is that line's error (default {BATCH_TIMEOUT:g})",
     )
     batch.add_argument(
         "--chunk-size",
@@ -259,9 +368,13 @@ def build_parser() -> argparse.ArgumentParser:
         description="Write COUNT random final positions (exactly game_end states won) as "
         "JSON Lines, reproducible by seed: input for batch, benchmarks and balance studies.",
     )
-    sample.add_argument("--board", required=True, metavar="B", help="a bundled name or a path")
-    sample.add_argument("--players", type=int, required=True, metavar="N")
-    sample.add_argument("--count", type=int, required=True, metavar="K")
+    sample.add_argument(
+        "--board", default="usa", metavar="B", help="a bundled name or a path (default: usa)"
+    )
+    sample.add_argument(
+        "--players", type=int, required=True, metavar="N", help="players per game (homes)"
+    )
+    sample.add_argument("--count", type=int, required=True, metavar="K", help="games to write")
     sample.add_argument("--seed", type=int, default=0, metavar="S", help="default 0")
     sample.add_argument("-o", "--output", metavar="FILE", default="-", help="default: stdout")
     sample.set_defaults(run=run_sample)
@@ -284,9 +397,17 @@ def build_parser() -> argparse.ArgumentParser:
         "figures that differ. PATHS are files or directories (searched for game files with "
         "expect:); default: the rulebook's scenarios. Exit status 1 when any scenario fails.",
     )
-    verify.add_argument("paths", nargs="*", metavar="PATHS")
+    verify.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATHS",
+        help="game files, or folders searched for game files with expect: "
+        "(default: the rulebook's scenarios)",
+    )
     add_format_option(verify)
     add_rules_option(verify)
+    verify.set_defaults(bounded=True)
+    add_limit_options(verify, 600.0)
     verify.set_defaults(run=run_verify)
 
     report = commands.add_parser(
@@ -304,36 +425,35 @@ def build_parser() -> argparse.ArgumentParser:
         help="a bundled board name or a path (default: usa)",
     )
     add_format_option(report)
-    add_rules_option(report)
+    add_rules_option(report, games=False)
+    report.set_defaults(bounded=True)
+    add_limit_options(report, 600.0)
     report.set_defaults(run=run_board_report)
 
     check_command = commands.add_parser(
         "check",
         help="search every position for a counterexample to a property",
-        description="Search all positions on a board (all homes, all ownerships, unclaimed "
-        "states allowed) for a counterexample to PROPERTY: a bundled one ("
-        + ", ".join(bundled_properties())
-        + ") or an .lp file defining violation. Answers "
-        "holds (proved), counterexample (as a game file score and diagram accept: the "
-        "smallest, unless the time ran out before that was proved; the same one every run) "
-        "or unknown (the time limit came first). A property reads the scoring predicates "
-        "of position 0; points/4 and change/5 keep searches fast (see the README).",
+        description=CHECK_HELP.format(properties=", ".join(bundled_properties())),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    check_command.add_argument("property", metavar="PROPERTY")
-    add_search_options(check_command, "seconds before answering unknown (default 60)")
+    check_command.add_argument(
+        "property", metavar="PROPERTY", help="a bundled property name or an .lp file"
+    )
+    add_search_options(
+        check_command, "seconds before answering unknown, grounding included (default 60)"
+    )
     check_command.add_argument(
         "--max-states", type=int, metavar="K", help="only positions with at most K owned states"
     )
     add_format_option(check_command)
-    add_rules_option(check_command)
-    check_command.set_defaults(run=run_check)
+    add_rules_option(check_command, games=False)
+    check_command.set_defaults(run=run_check, bounded=True, timeout_status=3)
 
     diff_command = commands.add_parser(
         "diff",
         help="the smallest position where two rule sets disagree",
-        description="Find the smallest position (fewest owned states) where rule sets A and B "
-        "give a player a different total, and one where they crown a different winner; each "
-        "printed as a game file with both score tables; or prove that none exists.",
+        description=DIFF_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     diff_command.add_argument(
         "--rules",
@@ -342,10 +462,90 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="R",
         help="give twice: --rules A --rules B",
     )
-    add_search_options(diff_command, "seconds per search before answering unknown (default 60)")
+    add_search_options(
+        diff_command, "seconds before a search answers unknown, grounding included (default 60)"
+    )
     add_format_option(diff_command)
-    diff_command.set_defaults(run=run_diff)
+    diff_command.set_defaults(run=run_diff, bounded=True, timeout_status=3)
+    serve = commands.add_parser(
+        "serve",
+        help="the board in the browser, and a JSON API",
+        description=SERVE_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    serve.add_argument("game", nargs="?", metavar="GAME", help="a game file to open on")
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)"
+    )
+    serve.add_argument(
+        "--port", type=port_number, default=8000, metavar="N", help="port (default: 8000)"
+    )
+    serve.add_argument(
+        "--board", metavar="B", help="a board the page and requests may use (a name or a path)"
+    )
+    serve.add_argument(
+        "--rules",
+        metavar="R",
+        help="a rule set the page and requests may use (a name or a file; may bring programs)",
+    )
+    serve.add_argument("--open", action="store_true", help="open the page in a browser")
+    serve.add_argument(
+        "--request-timeout",
+        type=seconds,
+        default=10.0,
+        metavar="S",
+        help="seconds a request may solve before it gets 503 (default 10)",
+    )
+    add_memory_option(serve)
+    serve.set_defaults(run=run_serve)
+
+    board_command = commands.add_parser(
+        "board",
+        help="list a board's states: ids, names, EV, swing, neighbors",
+        description="List a board's states, one line each: the id games use, the name, the "
+        "EV, whether it is a swing state, and its neighbors; the game end. JSON: the board "
+        "as the API's GET /api/boards/NAME gives it (with each state's hex cell).",
+    )
+    board_command.add_argument(
+        "board",
+        nargs="?",
+        default="usa",
+        metavar="BOARD",
+        help="a bundled board name or a path (default: usa)",
+    )
+    add_format_option(board_command)
+    board_command.set_defaults(run=run_board)
+
+    schema = commands.add_parser(
+        "schema",
+        help="print the JSON Schema of a file or a JSON document",
+        description="Print the JSON Schema (draft 2020-12) of evlogic's files (game, board, "
+        "rules) or of a command's JSON document (score, explain, check, diff). With no NAME, "
+        "list them with their paths; point an editor's YAML language server at a path "
+        "(see the README).",
+    )
+    schema.add_argument("name", nargs="?", metavar="NAME", help="game, board, rules, score, ...")
+    schema.add_argument("--path", action="store_true", help="print the schema file's path")
+    schema.set_defaults(run=run_schema)
     return parser
+
+
+def positive_scale(text: str) -> float:
+    """An argparse type: a PNG scale factor between 0.1 and 20."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.1 <= value <= 20:
+        raise argparse.ArgumentTypeError(f"must be between 0.1 and 20, not {text!r}")
+    return value
+
+
+def port_number(text: str) -> int:
+    """An argparse type: a TCP port, 0 to 65535 (0: any free one)."""
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number from 0 to 65535, not {text!r}")
+    return int(text)
 
 
 def read_game(argument: str | None, rules: RuleSet | None = None) -> Game:
@@ -378,15 +578,27 @@ def run_explain(args: argparse.Namespace) -> int:
 def run_diagram(args: argparse.Namespace) -> int:
     from evlogic.diagram import render_svg, svg_to_png
     from evlogic.explain import explain_game
+    from evlogic.table_diagram import PLAYER_STYLES, render_table_svg
 
+    if args.all == (args.player is not None):
+        raise InputError("diagram", "give --player NAME (one player's region) or --all")
+    if args.all and args.focus:
+        raise InputError("--focus", "crops to one player's home: use it with --player")
     game = read_game(args.game, rules_override(args))
-    explanation = explain_game(game, args.player)
-    output = args.output or _default_diagram_name(args.game, args.player, args.format)
+    name = args.player or "all"
+    output = args.output or _default_diagram_name(args.game, name, args.format)
     image_format = args.format or ("png" if output.lower().endswith(".png") else "svg")
-    svg = render_svg(explanation, game.board, focus=args.focus)
+    if image_format != "png" and args.scale != 1.0:
+        raise InputError("--scale", "applies to PNG output (an SVG scales by itself)")
+    if args.all:
+        if len(game.players) > len(PLAYER_STYLES):
+            raise InputError("--all", f"draws up to {len(PLAYER_STYLES)} players")
+        svg = render_table_svg(score_game(game), game.board)
+    else:
+        svg = render_svg(explain_game(game, args.player), game.board, focus=args.focus)
     if image_format == "png":
         try:
-            data = svg_to_png(svg)
+            data = svg_to_png(svg, args.scale)
         except ImportError:
             raise InputError("--format png", "needs cairosvg: pip install 'evlogic[png]'") from None
     else:
@@ -475,15 +687,6 @@ def _refuse_overwriting_input(input_name: str, output_name: str) -> None:
 
 
 def _check_batch_limits(args: argparse.Namespace) -> None:
-    if not MIN_MEMORY_MB <= args.memory_limit <= MAX_MEMORY_MB:
-        raise InputError(
-            "--memory-limit",
-            f"must be between {MIN_MEMORY_MB} and {MAX_MEMORY_MB} MB, not {args.memory_limit}",
-        )
-    if not 0 < args.timeout <= MAX_TIMEOUT:  # also refuses nan
-        raise InputError(
-            "--timeout", f"must be more than 0 and at most {MAX_TIMEOUT:g} s, not {args.timeout:g}"
-        )
     if not 1 <= args.chunk_size <= MAX_CHUNK_SIZE:
         raise InputError(
             "--chunk-size", f"must be between 1 and {MAX_CHUNK_SIZE}, not {args.chunk_size}"
@@ -521,11 +724,24 @@ def run_sample(args: argparse.Namespace) -> int:
         raise InputError("--players", f"must be between 1 and {board.game_end} (game_end)")
     if args.count < 0:
         raise InputError("--count", "must not be negative")
+    reference = _board_reference_for(args.board, args.output)
     with ExitStack() as stack:
         out = sys.stdout if args.output == "-" else stack.enter_context(_open_output(args.output))
-        for game in sample_games(board, args.board, args.players, args.count, args.seed):
+        for game in sample_games(board, reference, args.players, args.count, args.seed):
             out.write(json.dumps(game) + "\n")
     return 0
+
+
+def _board_reference_for(board: str, output: str) -> str:
+    """The board as the lines of ``output`` must name it: batch reads a path
+    relative to its input file, so a path is rewritten relative to where the
+    output goes (standard output: the current folder); a name stays."""
+    field = Field("--board", "", board, None, None)
+    path = resolve_board(field, Path.cwd())
+    if board in bundled_boards() and not board.endswith((".yaml", ".yml")) and "/" not in board:
+        return board
+    folder = Path.cwd() if output == "-" else Path(output).resolve().parent
+    return os.path.relpath(path.resolve(), folder)
 
 
 def run_stats(args: argparse.Namespace) -> int:
@@ -588,7 +804,7 @@ def run_check(args: argparse.Namespace) -> int:
         sys.stdout.write(json_text(result.to_dict()) + "\n")
     else:
         sys.stdout.write(check_to_text(result))
-    return 0
+    return result.exit_status()
 
 
 def run_diff(args: argparse.Namespace) -> int:
@@ -613,16 +829,104 @@ def run_diff(args: argparse.Namespace) -> int:
         sys.stdout.write(json_text(result.to_dict()) + "\n")
     else:
         sys.stdout.write(diff_to_text(result, first, second, board))
+    return result.exit_status()
+
+
+#: Seconds past a command's --timeout before it is stopped: its own deadline
+#: comes first, this only catches work that cannot look at the clock.
+GRACE = 0.4
+
+
+def run_board(args: argparse.Namespace) -> int:
+    from evlogic.render import board_to_text
+    from evlogic.web.service import board_document
+
+    board = board_argument(args.board, "BOARD")
+    if args.format == "json":
+        document = board_document(board, args.board)
+        del document["inline"]
+        sys.stdout.write(json_text(document) + "\n")
+    else:
+        sys.stdout.write(board_to_text(board))
+    return 0
+
+
+def run_schema(args: argparse.Namespace) -> int:
+    from evlogic.schemas import schema_names, schema_path
+    from evlogic.yamlfile import closest
+
+    names = schema_names()
+    if args.name is None:
+        for name in names:
+            print(f"{name:8} {schema_path(name)}")
+        return 0
+    if args.name not in names:
+        hint = closest(args.name, names)
+        raise InputError("NAME", f"no schema {args.name!r}{hint}; schemas: {', '.join(names)}")
+    path = schema_path(args.name)
+    sys.stdout.write(f"{path}\n" if args.path else path.read_text("utf-8"))
+    return 0
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    import socket
+
+    from evlogic.web.server import serve
+    from evlogic.web.service import Catalog
+
+    catalog = Catalog.build(args.game, args.board, args.rules)
+    try:  # a port in use is the user's to fix: one line, before uvicorn starts
+        family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((args.host, args.port))
+    except OSError as error:
+        where = f"{args.host}:{args.port}"
+        raise InputError("--port", f"cannot listen on {where}: {error.strerror}") from None
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn has shut down and passes it on
+        serve(catalog, args.host, args.port, args.request_timeout, args.open)
+    print("evlogic: server stopped", file=sys.stderr)
     return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command line.  Run as a program (``argv`` None), the process is
+    capped at --memory-limit and leaves at once when --timeout strands a
+    grounding in its worker thread; called with ``argv`` (tests), neither."""
+    standalone = argv is None
     parser = build_parser()
     args = parser.parse_args(argv)
+    if standalone and getattr(args, "memory_limit", None):
+        limit_memory(args.memory_limit)
+    status = _run(args)
+    if standalone and busy():
+        leave(status)
+    return status
+
+
+def _run(args: argparse.Namespace) -> int:
+    timeout = getattr(args, "timeout", None) if args.bounded else None
     try:
-        return args.run(args)
+        if timeout is None:
+            return args.run(args)
+        return call_before(time.monotonic() + timeout + GRACE, lambda: args.run(args))
+    except OutOfTime:
+        print(
+            f"evlogic: error: {args.command}: no answer within {timeout:g} s "
+            "(raise --timeout to give it longer)",
+            file=sys.stderr,
+        )
+        return args.timeout_status
     except InputError as error:
         print(f"evlogic: error: {error}", file=sys.stderr)
+        return 2
+    except MemoryError:
+        limit = getattr(args, "memory_limit", None)
+        print(
+            f"evlogic: error: {args.command}: out of memory"
+            + (f" (limit {limit} MiB; raise --memory-limit)" if limit else ""),
+            file=sys.stderr,
+        )
         return 2
     except SolverError as error:  # a bug in evlogic's rules, never the user's input
         print(f"evlogic: internal error: {error}", file=sys.stderr)

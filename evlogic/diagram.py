@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import math
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable
 
 from evlogic.boards import Board
-from evlogic.explain import ROLES, Explanation
-from evlogic.layout import board_layout
+from evlogic.explain import ROLES, Explanation, explain_game
+from evlogic.games import Game
+from evlogic.layout import board_layout, distance
 
 RADIUS = 30.0
 MARGIN = 24.0
@@ -127,6 +129,128 @@ def _fill(role: str) -> str:
     return f"url(#{pattern})" if pattern else STYLE[role][0]
 
 
+def _wrap(text: str, width: float, font_size: float) -> list[str]:
+    """``text`` in lines that fit ``width`` (no font metrics: 0.55 em a character)."""
+    per_line = max(12, int(width / (0.55 * font_size)))
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= per_line:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def _corners(x: float, y: float) -> list[tuple[float, float]]:
+    return [
+        (
+            x + RADIUS * math.cos(math.radians(60 * i - 30)),
+            y + RADIUS * math.sin(math.radians(60 * i - 30)),
+        )
+        for i in range(6)
+    ]
+
+
+def _key(point: tuple[float, float]) -> tuple[int, int]:
+    return (round(point[0] * 10), round(point[1] * 10))
+
+
+def route(
+    start: tuple[int, int], end: tuple[int, int], cells: Iterable[tuple[int, int]]
+) -> list[tuple[float, float]]:
+    """The points of a link from tile ``start`` to tile ``end`` (hex cells).
+
+    Touching tiles: a short straight line between their centres.  Others: a
+    path along tile edges (the shortest over the hex lattice around
+    ``cells``), so a link never runs across another tile or its label; it
+    leaves and enters its own tiles through their nearest corners."""
+    a, b = _centre(start), _centre(end)
+    if distance(start, end) == 1:
+        x1, y1, x2, y2 = _trimmed(a, b, RADIUS * 0.55)
+        return [(x1, y1), (x2, y2)]
+    region = set(cells) | {start, end}
+    qs = [q for q, _ in region]
+    rs = [r for _, r in region]
+    lattice = [
+        (q, r) for q in range(min(qs) - 2, max(qs) + 3) for r in range(min(rs) - 2, max(rs) + 3)
+    ]
+    points: dict[tuple[int, int], tuple[float, float]] = {}
+    edges: dict[tuple[int, int], set[tuple[int, int]]] = {}
+    for cell in lattice:
+        ring = _corners(*_centre(cell))
+        for i, corner in enumerate(ring):
+            here, there = _key(corner), _key(ring[(i + 1) % 6])
+            points.setdefault(here, corner)
+            edges.setdefault(here, set()).add(there)
+            edges.setdefault(there, set()).add(here)
+    sources = {_key(c) for c in _corners(*a)}
+    targets = {_key(c) for c in _corners(*b)}
+    # Breadth-first from every corner of the start tile (all edges are as
+    # long); ties go to corners in a fixed order, so drawings never flicker.
+    previous: dict[tuple[int, int], tuple[int, int] | None] = {key: None for key in sorted(sources)}
+    frontier = sorted(sources, key=lambda key: math.dist(points[key], b))
+    found = None
+    while frontier and found is None:
+        following = []
+        for key in frontier:
+            if key in targets:
+                found = key
+                break
+            for step in sorted(edges[key], key=lambda other: math.dist(points[other], b)):
+                if step not in previous:
+                    previous[step] = key
+                    following.append(step)
+        frontier = following
+    if found is None:  # (cannot happen: the lattice is connected)
+        return [a, b]
+    path = []
+    key: tuple[int, int] | None = found
+    while key is not None:
+        path.append(points[key])
+        key = previous[key]
+    path.reverse()
+    inward = 0.55
+    first = (a[0] + (path[0][0] - a[0]) * inward, a[1] + (path[0][1] - a[1]) * inward)
+    last = (b[0] + (path[-1][0] - b[0]) * inward, b[1] + (path[-1][1] - b[1]) * inward)
+    return [first, *path, last]
+
+
+def _svg_root(left: float, top: float, width: float, height: float) -> ET.Element:
+    """An SVG element with an opaque background (readable on a dark page)."""
+    svg = ET.Element(
+        "svg",
+        xmlns="http://www.w3.org/2000/svg",
+        viewBox=f"{left:.1f} {top:.1f} {width:.1f} {height:.1f}",
+        width=f"{width:.0f}",
+        height=f"{height:.0f}",
+        role="img",
+        **{"font-family": "Helvetica, Arial, sans-serif"},
+    )
+    return svg
+
+
+def _background(svg: ET.Element, left: float, top: float, width: float, height: float) -> None:
+    ET.SubElement(
+        svg,
+        "rect",
+        {
+            "class": "background",
+            "x": f"{left:.1f}",
+            "y": f"{top:.1f}",
+            "width": f"{width:.1f}",
+            "height": f"{height:.1f}",
+            "fill": "#ffffff",
+        },
+    )
+
+
+def _label(state: str, explanation: Explanation, board: Board) -> str:
+    """What a tile says its state is worth: the solver's value, and "EV×M"
+    exactly when the score multiplies it (rules/tile_value.lp)."""
+    value, multiplier = explanation.worth.get(state, (board.states[state].ev, 1))
+    return str(value) if multiplier == 1 else f"{board.states[state].ev}×{multiplier}"
+
+
 def render_svg(explanation: Explanation, board: Board, focus: bool = False) -> str:
     """The diagram as SVG text (deterministic: same input, same bytes)."""
     cells = board_layout(board)
@@ -138,46 +262,65 @@ def render_svg(explanation: Explanation, board: Board, focus: bool = False) -> s
     centres = {state: _centre(cells[state]) for state in shown}
     xs = [x for x, _ in centres.values()]
     ys = [y for _, y in centres.values()]
-    left, top = min(xs) - RADIUS - MARGIN, min(ys) - RADIUS - MARGIN - 28
     map_width = max(xs) - min(xs) + 2 * (RADIUS + MARGIN)
-    present = [role for role in ROLES if role in {explanation.roles[s] for s in shown}]
-    legend_top = max(ys) + RADIUS + MARGIN
+    width = max(map_width, 340.0)
     title = (
         f"{explanation.player}: {score.total} EV "
         f"({score.face_ev} face {score.net_bonus:+d} net bonus)"
     )
-    words = caption(explanation)
-    # No font metrics here: 0.62 em per character is generous for Helvetica.
-    width = max(map_width, 0.62 * 14 * len(words) + 2 * MARGIN, 0.62 * 15 * len(title) + 2 * MARGIN)
-    height = legend_top - top + LEGEND_ROW * (len(present) + 2) + MARGIN
-
-    svg = ET.Element(
-        "svg",
-        xmlns="http://www.w3.org/2000/svg",
-        viewBox=f"{left:.1f} {top:.1f} {width:.1f} {height:.1f}",
-        width=f"{width:.0f}",
-        height=f"{height:.0f}",
-        role="img",
-        **{"font-family": "Helvetica, Arial, sans-serif"},
+    title_lines = _wrap(title, width - 2 * MARGIN, 15)
+    left = min(xs) - RADIUS - MARGIN - (width - map_width) / 2
+    top = min(ys) - RADIUS - MARGIN - 8 - 20 * len(title_lines)
+    present = [role for role in ROLES if role in {explanation.roles[s] for s in shown}]
+    multiplied = sorted(s for s in shown if explanation.worth.get(s, (0, 1))[1] != 1)
+    swing_homes = sorted(
+        s
+        for s in shown
+        if board.states[s].swing
+        and s not in multiplied
+        and explanation.worth.get(s) is not None
+        and s in _homes(explanation)
     )
-    ET.SubElement(svg, "title").text = f"{explanation.player}'s region on {board.name}: {words}"
-    _patterns(ET.SubElement(svg, "defs"))
-    ET.SubElement(
-        svg,
-        "text",
-        x=f"{left + MARGIN:.1f}",
-        y=f"{top + 22:.1f}",
-        **{"font-size": "15", "font-weight": "bold"},
-    ).text = title
+    notes = _value_notes(explanation, board, multiplied, swing_homes)
+    words = caption(explanation)
+    caption_lines = _wrap(words, width - 2 * MARGIN, 14)
+    legend_top = max(ys) + RADIUS + MARGIN
+    rows = len(present) + len(notes)
+    height = legend_top - top + LEGEND_ROW * rows + 20 * len(caption_lines) + MARGIN + 8
 
+    svg = _svg_root(left, top, width, height)
+    ET.SubElement(
+        svg, "title"
+    ).text = f"Region diagram for {explanation.player} on {board.name}: {words}"
+    _patterns(ET.SubElement(svg, "defs"))
+    _background(svg, left, top, width, height)
+    for row, line in enumerate(title_lines):
+        ET.SubElement(
+            svg,
+            "text",
+            {"class": "heading"},
+            x=f"{left + MARGIN:.1f}",
+            y=f"{top + 22 + 20 * row:.1f}",
+            **{"font-size": "15", "font-weight": "bold"},
+        ).text = line
+
+    holders = {
+        state: player.name
+        for player in explanation.report.players
+        for state in (player.home, *player.states)
+    }
     tiles = ET.SubElement(svg, "g", {"class": "tiles"})
     for state in shown:
         role = explanation.roles[state]
         info = board.states[state]
         x, y = centres[state]
         tile = ET.SubElement(tiles, "g", {"class": "tile", "data-state": state, "data-role": role})
+        value = explanation.worth.get(state, (info.ev, 1))[0]
+        held = f", held by {holders[state]}" if state in holders else ""
         swing = ", swing" if info.swing else ""
-        ET.SubElement(tile, "title").text = f"{info.name} ({state}): {info.ev} EV{swing} — {role}"
+        ET.SubElement(
+            tile, "title"
+        ).text = f"{info.name} ({state}): {info.ev} EV{swing}, scores {value}{held} — {role}"
         ET.SubElement(
             tile,
             "polygon",
@@ -202,26 +345,26 @@ def render_svg(explanation: Explanation, board: Board, focus: bool = False) -> s
             y=f"{y + 13:.1f}",
             fill=ink,
             **{"text-anchor": "middle", "font-size": "10"},
-        ).text = f"{info.ev}{'×2' if info.swing else ''}"
+        ).text = _label(state, explanation, board)
 
     lines = ET.SubElement(svg, "g", {"class": "links", "fill": "none", "stroke-linecap": "round"})
+    drawn = [cells[state] for state in shown]
     for link in explanation.links:
         if link.start in centres and link.end in centres:
-            x1, y1, x2, y2 = _trimmed(centres[link.start], centres[link.end], RADIUS * 0.55)
-            ET.SubElement(
-                lines,
-                "line",
-                {
-                    "class": f"link {link.kind}",
-                    "data-from": link.start,
-                    "data-to": link.end,
-                    "x1": f"{x1:.1f}",
-                    "y1": f"{y1:.1f}",
-                    "x2": f"{x2:.1f}",
-                    "y2": f"{y2:.1f}",
-                    **LINK_STYLE[link.kind],
-                },
-            )
+            points = route(cells[link.start], cells[link.end], drawn)
+            attributes = {
+                "class": f"link {link.kind}",
+                "data-from": link.start,
+                "data-to": link.end,
+            }
+            if len(points) == 2:
+                (x1, y1), (x2, y2) = points
+                attributes.update(x1=f"{x1:.1f}", y1=f"{y1:.1f}", x2=f"{x2:.1f}", y2=f"{y2:.1f}")
+                ET.SubElement(lines, "line", {**attributes, **LINK_STYLE[link.kind]})
+            else:
+                attributes["points"] = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+                attributes["stroke-linejoin"] = "round"
+                ET.SubElement(lines, "polyline", {**attributes, **LINK_STYLE[link.kind]})
 
     legend = ET.SubElement(svg, "g", {"class": "legend", "font-size": "12"})
     for row, role in enumerate(present):
@@ -240,22 +383,55 @@ def render_svg(explanation: Explanation, board: Board, focus: bool = False) -> s
         ET.SubElement(
             item, "text", x=f"{left + MARGIN + 24:.1f}", y=f"{y + 12.5:.1f}"
         ).text = legend_label(role, explanation)
-    ET.SubElement(
-        svg,
-        "text",
-        {
-            "class": "caption",
-            "x": f"{left + MARGIN:.1f}",
-            "y": f"{legend_top + len(present) * LEGEND_ROW + 16:.1f}",
-            "font-size": "14",
-        },
-    ).text = words
+    for row, note in enumerate(notes, start=len(present)):
+        y = legend_top + row * LEGEND_ROW
+        ET.SubElement(
+            legend, "text", {"class": "legend-note"}, x=f"{left + MARGIN:.1f}", y=f"{y + 12.5:.1f}"
+        ).text = note
+    for row, line in enumerate(caption_lines):
+        ET.SubElement(
+            svg,
+            "text",
+            {
+                "class": "caption",
+                "x": f"{left + MARGIN:.1f}",
+                "y": f"{legend_top + rows * LEGEND_ROW + 16 + 20 * row:.1f}",
+                "font-size": "14",
+            },
+        ).text = line
     ET.indent(svg)
     return ET.tostring(svg, encoding="unicode") + "\n"
 
 
-def svg_to_png(svg: str) -> bytes:
-    """PNG bytes, when the optional cairosvg is installed (``evlogic[png]``)."""
+def _homes(explanation: Explanation) -> set[str]:
+    return {player.home for player in explanation.report.players}
+
+
+def _value_notes(
+    explanation: Explanation, board: Board, multiplied: list[str], swing_homes: list[str]
+) -> list[str]:
+    """Legend lines that say what a tile's number means, when it is not plain EV."""
+    notes = []
+    if multiplied:
+        first = multiplied[0]
+        value, multiplier = explanation.worth[first]
+        notes.append(
+            f"{board.states[first].ev}×{multiplier}: a swing state, worth {value} EV "
+            f"to its holder (EV × {multiplier})"
+        )
+    if swing_homes:
+        notes.append(f"A swing home scores its face value ({', '.join(swing_homes)})")
+    return notes
+
+
+def draw_diagram(game: Game, player: str, focus: bool = False) -> str:
+    """``evlogic diagram``: ``player``'s position in ``game`` as SVG text."""
+    return render_svg(explain_game(game, player), game.board, focus=focus)
+
+
+def svg_to_png(svg: str, scale: float = 1.0) -> bytes:
+    """PNG bytes at ``scale`` pixels per SVG unit, when the optional cairosvg
+    is installed (``evlogic[png]``)."""
     import cairosvg  # optional extra
 
-    return cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+    return cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)

@@ -10,6 +10,8 @@ on every position of the board.
 
 from __future__ import annotations
 
+import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from evlogic.boards import Board
@@ -44,6 +46,13 @@ class DiffResult:
     total_diff: DiffSearch
     winner_diff: DiffSearch
 
+    def exit_status(self) -> int:
+        """0: both proved equivalent; 1: either differs; 3: unknown, none differs."""
+        results = {self.total_diff.result, self.winner_diff.result}
+        if "differs" in results:
+            return 1
+        return 3 if "unknown" in results else 0
+
     def to_dict(self) -> dict[str, object]:
         return {
             "rules": list(self.rules),
@@ -64,10 +73,14 @@ def diff(
     players: int = 2,
     timeout: float = 60.0,
 ) -> DiffResult:
+    """Both searches (a different total, a different winner) run side by side
+    on their own threads (clingo solves without the GIL) until one shared
+    deadline, ``timeout`` seconds from now."""
+    started = time.monotonic()
     facts = first.program(0) + second.program(1, default=False)
     programs = [*first.programs, *second.programs, rules_dir() / "diff" / "position.lp"]
-    searches = []
-    for kind in ("total", "winner"):
+
+    def run(kind: str) -> DiffSearch:
         outcome = search(
             board,
             facts,
@@ -75,13 +88,15 @@ def diff(
             players,
             None,
             timeout,
+            started,
         )
         game = (
             None
             if outcome.found is None
             else position_game(outcome.found, board, board_reference, first_reference, players)
         )
-        searches.append(
-            DiffSearch(OUTCOME[outcome.result], game, outcome.seconds, outcome.smallest)
-        )
-    return DiffResult((first_reference, second_reference), board.name, players, *searches)
+        return DiffSearch(OUTCOME[outcome.result], game, outcome.seconds, outcome.smallest)
+
+    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="evlogic-diff") as pool:
+        total, winner = pool.map(run, ("total", "winner"))
+    return DiffResult((first_reference, second_reference), board.name, players, total, winner)

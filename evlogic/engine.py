@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 from evlogic.facts import Positions, board_program
 from evlogic.games import Game, load_game
 from evlogic.report import ScoreReport, atoms_by_position, decode
+from evlogic.rulesets import RuleSet, load_rule_set
 from evlogic.solver import POSITION_INPUT, rule_paths, solve
 
 
@@ -19,6 +20,9 @@ def score_game(game: Game) -> ScoreReport:
     return decode(atoms[0], game)
 
 
-def score_file(path: str | Path) -> ScoreReport:
-    """Load a game file (and its board) and score it."""
-    return score_game(load_game(Path(path)))
+def score_file(path: str | os.PathLike[str], rules: str | RuleSet | None = None) -> ScoreReport:
+    """Load a game file (and its board) and score it; ``rules`` (a bundled
+    name, a rule set file or a RuleSet) overrides the file's ``rules:``."""
+    if isinstance(rules, str):
+        rules = load_rule_set(rules)
+    return score_game(load_game(path, rules=rules))

@@ -76,6 +76,9 @@ class Explanation:
     what_if: list[WhatIf]
     roles: dict[str, str] = field(repr=False)  # state -> role, for diagrams
     links: list[Link] = field(repr=False)
+    # state -> (what it scores to whoever holds it, the multiplier applied),
+    # from rules/tile_value.lp: what a diagram's tile says
+    worth: dict[str, tuple[int, int]] = field(repr=False, default_factory=dict)
 
     @property
     def core(self) -> list[str]:
@@ -139,6 +142,7 @@ def decode_explanation(symbols: Iterable[Symbol], game: Game, number: int) -> Ex
     roles: dict[str, str] = {}
     links: list[Link] = []
     what_if: dict[str, dict[str, object]] = defaultdict(dict)
+    worth: dict[str, tuple[int, int]] = {}
     for symbol in symbols:
         args = symbol.arguments
         if len(args) < 2 or args[0] != position or args[1] != me:
@@ -160,6 +164,8 @@ def decode_explanation(symbols: Iterable[Symbol], game: Game, number: int) -> Ex
             roles[ids[args[2].number]] = args[3].name
         elif name == "link":
             links.append(Link(ids[args[2].number], ids[args[3].number], args[4].name))
+        elif name == "worth":
+            worth[ids[args[2].number]] = (args[3].number, args[4].number)
         elif name.startswith("what_if"):
             values = [arg.number for arg in args[3:]]
             what_if[ids[args[2].number]][name] = values if values else True
@@ -193,6 +199,7 @@ def decode_explanation(symbols: Iterable[Symbol], game: Game, number: int) -> Ex
         what_if=options,
         roles=roles,
         links=sorted(links, key=lambda link: (link.kind, link.start, link.end)),
+        worth=worth,
     )
 
 

@@ -6,6 +6,7 @@ a test fails when a checked-in diagram differs from what this produces.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -33,9 +34,24 @@ def render_gallery() -> dict[str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    out = Path(args[0]) if args else Path("docs/gallery")
-    out.mkdir(parents=True, exist_ok=True)
+    parser = argparse.ArgumentParser(
+        prog="python -m evlogic.gallery",
+        description="Draw the rulebook's scenarios (examples/rulebook/*.yaml) as the "
+        "rulebook crops them, one SVG per scenario, into FOLDER.",
+    )
+    parser.add_argument(
+        "folder",
+        nargs="?",
+        default="docs/gallery",
+        metavar="FOLDER",
+        help="where to write the SVGs (default: docs/gallery)",
+    )
+    out = Path(parser.parse_args(argv).folder)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        print(f"evlogic.gallery: error: {out}: cannot create: {error.strerror}", file=sys.stderr)
+        return 2
     for name, svg in render_gallery().items():
         (out / name).write_text(svg, encoding="utf-8")
         print(out / name)

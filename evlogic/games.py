@@ -8,6 +8,7 @@ nothing here knows a scoring rule.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -151,9 +152,12 @@ def _state_id(item: Field, board: Board) -> str:
     return state_id
 
 
-def load_game(path: Path, source: str | None = None, rules: RuleSet | None = None) -> Game:
+def load_game(
+    path: str | os.PathLike[str], source: str | None = None, rules: RuleSet | None = None
+) -> Game:
     """Load a game file and the board it names; ``rules`` overrides the
     file's ``rules:`` (default: standard)."""
+    path = Path(path)
     return game_from_document(read_yaml(path, source), path.parent, rules)
 
 

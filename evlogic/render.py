@@ -207,7 +207,7 @@ def verify_to_text(results: list[ScenarioResult]) -> str:
 
 def board_report_to_text(report: BoardReport) -> str:
     tiers = list(report.homes[0].states_for_tier) if report.homes else []
-    header = ["Home", "Cores", "Max region", *(f"Tier {t}" for t in tiers), "Neighbours", ""]
+    header = ["Home", "Cores", "Max region", *(f"Tier {t}" for t in tiers), "Neighbors", ""]
     rows = [header] + [
         [
             home.state,
@@ -292,4 +292,28 @@ def diff_to_text(result: DiffResult, first: RuleSet, second: RuleSet, board: Boa
             report = score_game(game_from_fields(fields, board, "diff", rules))
             lines.append("")
             lines.append(to_text(report).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def board_to_text(board: Board) -> str:
+    """A board's states as a table: id, name, EV, swing, neighbors."""
+    rows = [["Id", "Name", "EV", "Swing", "Neighbors"]]
+    for state in sorted(board.states.values(), key=lambda state: state.id):
+        rows.append(
+            [
+                state.id,
+                state.name,
+                str(state.ev),
+                "swing" if state.swing else "",
+                " ".join(state.neighbors) or "-",
+            ]
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = [
+        f"{board.name}: {len(board.states)} states, the game ends when {board.game_end} are won"
+    ]
+    lines.append("")
+    for row in rows:
+        cells = [row[i].rjust(widths[i]) if i == 2 else row[i].ljust(widths[i]) for i in range(5)]
+        lines.append("  ".join(cells).rstrip())
     return "\n".join(lines) + "\n"

@@ -9,6 +9,7 @@ numbers the rule set, so two can score side by side); it may also add
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -126,6 +127,32 @@ def _from_mapping(top: Field, base: Path, chain: tuple[Path, ...], default_name:
         if "extends" in fields
         else None
     )
+    return _merged(top, fields, parent, base, default_name)
+
+
+def rule_set_from_parameters(
+    top: Field, parents: Mapping[str, RuleSet], default_name: str = "inline"
+) -> RuleSet:
+    """An inline rule set that may only name numbers: no ``programs``, and
+    ``extends`` only one of ``parents`` by name (a server's rule sets: no
+    request reaches a file)."""
+    fields = top.fields([], ["name", "extends", *PARAMETERS], what="a rule set of parameters")
+    parent = None
+    if "extends" in fields:
+        name = fields["extends"].text("a rule set name")
+        if name not in parents:
+            hint = closest(name, parents)
+            raise fields["extends"].error(
+                f"no rule set {name!r}{hint}; known: {', '.join(parents)}"
+            )
+        parent = parents[name]
+    return _merged(top, fields, parent, Path("."), default_name)
+
+
+def _merged(
+    top: Field, fields: dict[str, Field], parent: RuleSet | None, base: Path, default_name: str
+) -> RuleSet:
+    """A rule set: ``parent``'s (if any) with the parameters ``fields`` set."""
     values = _parameters(fields)
     if parent is None:
         missing = [name for name in PARAMETERS if name != "game_end" and name not in values]

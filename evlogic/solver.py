@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import clingo
@@ -36,7 +38,13 @@ SCORING_RULES: tuple[str, ...] = (
 POSITION_INPUT: tuple[str, ...] = ("position_input.lp",)
 
 #: Scoring plus the witnesses behind `evlogic explain` and `evlogic diagram`.
-EXPLAIN_RULES: tuple[str, ...] = (*SCORING_RULES, "explain.lp", "what_if.lp", "roles.lp")
+EXPLAIN_RULES: tuple[str, ...] = (
+    *SCORING_RULES,
+    "explain.lp",
+    "what_if.lp",
+    "roles.lp",
+    "tile_value.lp",
+)
 
 
 # Facts may be empty for some input predicates, which clingo reports as
@@ -53,7 +61,11 @@ def rule_paths(names: Sequence[str] = SCORING_RULES) -> list[Path]:
 
 
 def ground(
-    facts: str, rules: Sequence[Path], options: Sequence[str] = (), context: object = None
+    facts: str,
+    rules: Sequence[Path],
+    options: Sequence[str] = (),
+    context: object = None,
+    statements: Sequence[clingo.ast.AST] = (),
 ) -> clingo.Control:
     """A control with ``rules`` and ``facts`` (program text of facts over
     numbers, see evlogic.facts) grounded, multi-shot layers included (see
@@ -65,12 +77,13 @@ def ground(
     predicate there would otherwise silently never hold.  Elsewhere, any
     message but "undefined atom" (input predicates may have no facts) is a
     bug: SolverError.  ``context`` answers the rules' @-calls (see
-    rules/position_input.lp)."""
+    rules/position_input.lp); ``statements`` are rules built as syntax trees
+    (never from text), added to the base program."""
     users = user_files(rules)
-    read_user_programs(users)  # errors and Python first
+    programs = read_user_programs(users)  # errors and Python first
     messages: list[str] = []
     user_messages: list[str] = []
-    prefixes = tuple(f"{path}:" for path in users)
+    prefixes = tuple(f"{name}:" for name in sorted(programs.files))
 
     def log(code: clingo.MessageCode, message: str) -> None:
         if message.startswith(prefixes):
@@ -83,6 +96,10 @@ def ground(
         for path in rules:
             control.load(str(path))
         control.add("base", [], facts)
+        if statements:
+            with clingo.ast.ProgramBuilder(control) as builder:
+                for statement in statements:
+                    builder.add(statement)
         control.ground([("base", [])], context=context)
     except RuntimeError:
         if not user_messages:
@@ -133,20 +150,38 @@ def solve(
 
 def user_files(rules: Sequence[Path]) -> list[Path]:
     """The programs among ``rules`` that a user wrote (not shipped in rules/)."""
-    return [path for path in rules if rules_dir() not in path.resolve().parents]
+    return [path for path in rules if not _shipped(path)]
 
 
-def read_user_programs(programs: Sequence[Path]) -> set[tuple[str, int]]:
-    """Every predicate (name, arity) that a user's programs mention.
+@lru_cache(maxsize=1024)
+def _shipped(path: Path) -> bool:
+    """``path`` is one of evlogic's own rules (resolving paths costs more
+    than grounding a small position, so each is resolved once)."""
+    return rules_dir().resolve() in path.resolve().parents
+
+
+@dataclass(frozen=True)
+class UserPrograms:
+    """What a user's programs (and the files they ``#include``) say."""
+
+    mentions: frozenset[tuple[str, int]]  # every predicate (name, arity) they mention
+    defines: frozenset[tuple[str, int]]  # predicates in a rule head of the base program
+    files: frozenset[str]  # every file read, as clingo names it in messages
+
+
+def read_user_programs(programs: Sequence[Path]) -> UserPrograms:
+    """Parse a user's programs, ``#include``s followed.
 
     Parsed, not loaded: a syntax error, a ``#script`` block or an ``@``-call
     is an InputError naming the file and line, before clingo could run a
     script.  A user's program may not run Python (evlogic's own rules answer
     their @-calls from a grounding context, which a user's call would reach).
     """
-    found: set[tuple[str, int]] = set()
-    if not programs:
-        return found  # (clingo would parse standard input for an empty list)
+    mentions: set[tuple[str, int]] = set()
+    defines: set[tuple[str, int]] = set()
+    files = {str(path) for path in programs}
+    if not programs:  # (clingo would parse standard input for an empty list)
+        return UserPrograms(frozenset(), frozenset(), frozenset())
     refused: list[InputError] = []
 
     def refuse(node: clingo.ast.AST, what: str) -> None:
@@ -154,10 +189,13 @@ def read_user_programs(programs: Sequence[Path]) -> set[tuple[str, int]]:
         refused.append(InputError(display_path(Path(where.filename)), what, line=where.line))
 
     class Read(clingo.ast.Transformer):
+        def __init__(self, found: set[tuple[str, int]]) -> None:
+            self.found = found
+
         def visit_SymbolicAtom(self, node: clingo.ast.AST) -> clingo.ast.AST:
             term = node.symbol
             if term.ast_type == clingo.ast.ASTType.Function:
-                found.add((term.name, len(term.arguments)))
+                self.found.add((term.name, len(term.arguments)))
             return node.update(**self.visit_children(node))
 
         def visit_Function(self, node: clingo.ast.AST) -> clingo.ast.AST:
@@ -169,18 +207,28 @@ def read_user_programs(programs: Sequence[Path]) -> set[tuple[str, int]]:
             refuse(node, "a #script block: rule set and property programs cannot run Python")
             return node
 
+    part = ["base"]  # the #program part statements belong to
+
+    def statement(node: clingo.ast.AST) -> None:
+        files.add(node.location.begin.filename)
+        if node.ast_type == clingo.ast.ASTType.Program:
+            part[0] = node.name
+        Read(mentions)(node)
+        if node.ast_type == clingo.ast.ASTType.Rule and part[0] == "base":
+            Read(defines)(node.head)
+
     errors: list[str] = []
     try:
         clingo.ast.parse_files(
             [str(path) for path in programs],
-            Read(),
+            statement,
             logger=lambda _code, message: errors.append(message.strip()),
         )
     except RuntimeError:
         raise user_program_error(errors[0]) from None
     if refused:
         raise refused[0]
-    return found
+    return UserPrograms(frozenset(mentions), frozenset(defines), frozenset(files))
 
 
 def user_program_error(message: str) -> InputError:

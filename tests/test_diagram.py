@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -43,7 +44,8 @@ def legend(root: ET.Element) -> dict[str, str]:
 
 
 def caption(root: ET.Element) -> str:
-    return next(t.text for t in root.iter(f"{SVG}text") if t.attrib.get("class") == "caption")
+    """The caption, its lines joined (it wraps to the drawing's width)."""
+    return " ".join(t.text for t in root.iter(f"{SVG}text") if t.attrib.get("class") == "caption")
 
 
 def test_full_example_diagram(cli, tmp_path):
@@ -166,3 +168,183 @@ def test_gallery_is_up_to_date():
         p.name: p.read_text(encoding="utf-8") for p in (REPO / "docs/gallery").glob("*.svg")
     }
     assert checked_in == render_gallery()
+
+
+def test_the_gallery_parses_its_arguments_like_every_command(tmp_path, monkeypatch):
+    """--help is help, not a folder named --help."""
+    import subprocess
+    import sys
+
+    monkeypatch.chdir(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "evlogic.gallery", "--help"], capture_output=True, text=True
+    )
+    assert done.returncode == 0 and "FOLDER" in done.stdout
+    assert not (tmp_path / "--help").exists()
+    wrong = subprocess.run(
+        [sys.executable, "-m", "evlogic.gallery", "--bogus"], capture_output=True, text=True
+    )
+    assert wrong.returncode == 2 and not (tmp_path / "--bogus").exists()
+
+
+# --- what tiles say, backgrounds, links, the whole table --------------------
+
+
+def tile_labels(root: ET.Element) -> dict[str, str]:
+    return {
+        tile.attrib["data-state"]: [t.text for t in tile.iter(f"{SVG}text")][1]
+        for tile in root.iter(f"{SVG}g")
+        if "data-state" in tile.attrib
+    }
+
+
+def test_tiles_say_what_the_state_scores_under_the_rule_set(cli, tmp_path):
+    (tmp_path / "g.yaml").write_text(
+        "board: usa\nrules: {extends: standard, swing_multiplier: 3}\n"
+        "players:\n  - {name: You, home: NC, states: [VA, TN, GA]}\n"
+        "  - {name: Rival, home: PA, states: [MI]}\n"
+    )
+    root = parse(cli("diagram", tmp_path / "g.yaml", "--player", "You", "-o", "-").out)
+    labels = tile_labels(root)
+    assert labels["NC"] == "16"  # a swing home scores face value
+    assert labels["GA"] == "16×3"  # a won swing state, times the rule set's multiplier
+    assert labels["PA"] == "19"  # a swing home, the rival's
+    assert labels["AZ"] == "11×3"  # unclaimed: what winning it would score
+    assert labels["KY"] == "8"
+    notes = [t.text for t in root.iter(f"{SVG}text") if t.attrib.get("class") == "legend-note"]
+    assert any(note.startswith("11×3: a swing state, worth 33 EV") for note in notes)
+    assert any("A swing home scores its face value (NC, PA)" in note for note in notes)
+
+
+def test_every_drawing_has_an_opaque_background_and_plain_wording(cli):
+    for args in (("--player", "You"), ("--player", "You", "--focus"), ("--all",)):
+        root = parse(cli("diagram", RULEBOOK / "full-example.yaml", *args, "-o", "-").out)
+        background = next(
+            r for r in root.iter(f"{SVG}rect") if r.attrib.get("class") == "background"
+        )
+        box = [float(v) for v in root.attrib["viewBox"].split()]
+        assert background.attrib["fill"] == "#ffffff"
+        assert [float(background.attrib[k]) for k in ("x", "y", "width", "height")] == box
+        assert "'s region" not in root.find(f"{SVG}title").text
+
+
+def link_segments(root: ET.Element) -> list[tuple[str, str, list[tuple[float, float]]]]:
+    found = []
+    for element in root.iter():
+        if "data-from" not in element.attrib:
+            continue
+        if element.tag == f"{SVG}line":
+            a = element.attrib
+            points = [(float(a["x1"]), float(a["y1"])), (float(a["x2"]), float(a["y2"]))]
+        else:
+            points = [tuple(map(float, p.split(","))) for p in element.attrib["points"].split()]
+        found.append((element.attrib["data-from"], element.attrib["data-to"], points))
+    return found
+
+
+def centres(root: ET.Element) -> dict[str, tuple[float, float]]:
+    found = {}
+    for tile in root.iter(f"{SVG}g"):
+        if "data-state" in tile.attrib:
+            text = tile.find(f"{SVG}text")
+            found[tile.attrib["data-state"]] = (
+                float(text.attrib["x"]),
+                float(text.attrib["y"]) + 2,
+            )
+    return found
+
+
+def segment_distance(p, a, b) -> float:
+    (px, py), (ax, ay), (bx, by) = p, a, b
+    dx, dy = bx - ax, by - ay
+    t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / ((dx * dx + dy * dy) or 1.0)))
+    return ((px - ax - t * dx) ** 2 + (py - ay - t * dy) ** 2) ** 0.5
+
+
+def assert_links_avoid_other_tiles(root: ET.Element) -> None:
+    where = centres(root)
+    for start, end, points in link_segments(root):
+        for a, b in itertools.pairwise(points):
+            for state, centre in where.items():
+                if state not in (start, end):
+                    assert segment_distance(centre, a, b) >= 15, (start, end, state)
+
+
+def test_links_never_cross_another_tile(cli, tmp_path):
+    """WV-PA used to run through OH; a 21-state region was a tangle."""
+    (tmp_path / "g.yaml").write_text(
+        "board: usa\nplayers:\n  - {name: You, home: OH, states: [PA, WV, MI, IN, KY, TN, VA,"
+        " NC, MD, DE, NJ, NY, IL, WI, MO, GA, SC, AL, MS, KS, IA]}\n"
+        "  - {name: Rival, home: CA, states: [NV]}\n"
+    )
+    root = parse(cli("diagram", tmp_path / "g.yaml", "--player", "You", "-o", "-").out)
+    assert len(link_segments(root)) > 20
+    assert_links_avoid_other_tiles(root)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(), st.data())
+def test_random_diagrams_route_links_around_other_tiles(position, data):
+    board, players = position
+    me = data.draw(st.integers(0, len(players) - 1))
+    game = as_game(board, players)
+    assert_links_avoid_other_tiles(
+        parse(render_svg(explain_game(game, players[me]["name"]), game.board))
+    )
+
+
+def test_the_whole_table(cli):
+    result = cli("diagram", RULEBOOK / "full-example.yaml", "--all", "-o", "-")
+    assert result.code == 0, result.err
+    root = parse(result.out)
+    owners = {
+        tile.attrib["data-state"]: tile.attrib["data-owner"]
+        for tile in root.iter(f"{SVG}g")
+        if "data-state" in tile.attrib
+    }
+    assert len(owners) == 51
+    assert {s for s, o in owners.items() if o == "You"} == {"KY", "IN", "WV", "TN"}
+    assert {s for s, o in owners.items() if o == "Rival"} == {"OH", "VA", "MO"}
+    assert owners["CA"] == ""
+    outlines = [p.attrib["data-player"] for p in root.iter(f"{SVG}path")]
+    assert outlines == ["You"]  # only You has a region
+    rows = {
+        row.attrib["data-player"]: [t.text for t in row.iter(f"{SVG}text")]
+        for row in root.iter(f"{SVG}g")
+        if row.attrib.get("class") == "score-row"
+    }
+    assert rows["You"][-1] == "39" and rows["Rival"][-1] == "40"
+    assert rows["Rival"][0] == "Rival (winner)"
+
+
+def test_diagram_needs_a_player_or_all(cli):
+    for args in ((), ("--all", "--player", "You"), ("--all", "--focus")):
+        result = cli("diagram", RULEBOOK / "full-example.yaml", *args, "-o", "-")
+        assert result.code == 2 and len(result.err.splitlines()) == 1
+
+
+def test_png_scale_prints_sharply(cli, tmp_path):
+    if importlib.util.find_spec("cairosvg") is None:
+        pytest.skip("cairosvg (the png extra) is not installed")
+    sizes = []
+    for scale in ("1", "3"):
+        out = tmp_path / f"x{scale}.png"
+        result = cli(
+            "diagram",
+            RULEBOOK / "full-example.yaml",
+            "--player",
+            "You",
+            "-o",
+            out,
+            "--scale",
+            scale,
+        )
+        assert result.code == 0, result.err
+        sizes.append(int.from_bytes(out.read_bytes()[16:20], "big"))  # the PNG's width
+    assert sizes[1] == pytest.approx(3 * sizes[0], abs=3)
+    assert (
+        cli(
+            "diagram", RULEBOOK / "full-example.yaml", "--player", "You", "-o", "-", "--scale", "2"
+        ).code
+        == 2
+    )  # SVG scales by itself

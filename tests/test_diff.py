@@ -11,8 +11,12 @@ from evlogic.rulesets import load_rule_set
 
 def run(cli, *args):
     result = cli("diff", "--board", "board.yaml", "--format", "json", "--timeout", "60", *args)
-    assert result.code == 0, result.err
-    return result.json()
+    found = result.json()
+    results = {found["total_diff"]["result"], found["winner_diff"]["result"]}
+    # Exit status: 1 when either search differs, 0 when both prove equivalence.
+    assert result.code == (1 if "differs" in results else 0), result.err
+    assert "unknown" not in results
+    return found
 
 
 def totals(tmp_path, game: dict, rules: str) -> list[int]:

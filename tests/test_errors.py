@@ -256,3 +256,23 @@ def test_yaml_1_1_booleans_are_ids_as_written(cli, tmp_path):
     assert you["name"] == "Yes"
     assert you["core"] == ["NO", "1", "ON"]
     assert you["total"] == 3 + 4 + 5 + 15
+
+
+def test_an_unknown_state_named_by_its_name_suggests_its_id(cli, tmp_path):
+    (tmp_path / "g.yaml").write_text(
+        "board: usa\nplayers:\n  - {name: You, home: Kentucky}\n  - {name: B, home: Tenessee}\n"
+    )
+    result = cli("score", tmp_path / "g.yaml")
+    assert result.code == 2
+    assert "unknown state 'Kentucky' (did you mean 'KY'? states are named by id)" in result.err
+    (tmp_path / "g.yaml").write_text("board: usa\nplayers:\n  - {name: You, home: Tenessee}\n")
+    assert "(did you mean 'TN', Tennessee?)" in cli("score", tmp_path / "g.yaml").err
+
+
+def test_the_board_command_lists_ids_names_ev_swing_and_neighbors(cli):
+    text = cli("board").out
+    assert "KY  Kentucky" in text and "IN MO TN VA WV" in text
+    assert "NC  North Carolina        16  swing  GA SC TN VA" in text
+    document = cli("board", "usa", "--format", "json").json()
+    assert document["states"]["KY"]["neighbors"] == ["IN", "MO", "TN", "VA", "WV"]
+    assert cli("board", "nowhere").code == 2

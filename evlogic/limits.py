@@ -1,0 +1,134 @@
+"""Time and memory limits for every command that solves.
+
+clingo grounds and solves in C++ with the GIL released, and its grounding
+cannot be interrupted.  So a command runs in a worker thread while the main
+thread waits in short steps: Ctrl-C is honoured within a fraction of a
+second, and a deadline is honoured even while clingo is still grounding
+(the process then leaves without waiting for the thread, see
+:func:`leave`).  Memory is capped with ``RLIMIT_AS``: past it, clingo and
+Python raise ``MemoryError``, which the command line reports in one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import math
+import os
+import resource
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+#: Default memory limit of a command (address space, MiB): far above what any
+#: bundled board needs, far below what brings a 24 GB machine to its knees.
+DEFAULT_MEMORY_MB = 4096
+
+#: The largest time limit an option accepts (about eleven days).
+MAX_SECONDS = 1e6
+
+#: How often the waiting thread wakes up to look at Ctrl-C and the clock.
+POLL = 0.05
+
+T = TypeVar("T")
+
+
+class OutOfTime(Exception):
+    """The deadline passed before the work finished (it may still be running)."""
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a time limit, finite, positive, at most MAX_SECONDS."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value <= MAX_SECONDS or math.isnan(value):
+        raise argparse.ArgumentTypeError(
+            f"must be a number of seconds above 0 and at most {MAX_SECONDS:g}, not {text!r}"
+        )
+    return value
+
+
+def megabytes(text: str) -> int:
+    """An argparse type: a memory limit in MiB, at least 256."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number of MiB: {text!r}") from None
+    if not 256 <= value <= 1 << 30:
+        raise argparse.ArgumentTypeError(f"must be between 256 and {1 << 30} MiB, not {text!r}")
+    return value
+
+
+def add_memory_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--memory-limit",
+        type=megabytes,
+        default=DEFAULT_MEMORY_MB,
+        metavar="MB",
+        help=f"address space the command may use, in MiB (default {DEFAULT_MEMORY_MB}); "
+        "past it the command stops with an error",
+    )
+
+
+def add_time_option(command: argparse.ArgumentParser, default: float) -> None:
+    command.add_argument(
+        "--timeout",
+        type=seconds,
+        default=default,
+        metavar="S",
+        help=f"seconds the command may take, grounding included (default {default:g}); "
+        "past it the command stops with an error",
+    )
+
+
+def limit_memory(megabytes: int) -> None:
+    """Cap this process's address space (children inherit the cap)."""
+    cap = megabytes << 20
+    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        cap = min(cap, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+
+
+def call_before(deadline: float, work: Callable[[], T]) -> T:
+    """``work()`` in a worker thread, waited for until ``deadline``
+    (time.monotonic()); its exception is raised here.  OutOfTime when the
+    deadline passes first: the thread goes on, and the process must end with
+    :func:`leave`.  Ctrl-C in the main thread interrupts the wait."""
+    box: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = work()
+        except BaseException as error:  # handed to the waiting thread
+            box["error"] = error
+
+    worker = threading.Thread(target=run, name="evlogic-work", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise OutOfTime
+        worker.join(min(POLL, left))
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box["value"]  # type: ignore[return-value]
+
+
+def leave(status: int) -> None:
+    """End the process now with ``status``: output flushed, no wait for
+    worker threads still inside clingo (an unfinished grounding cannot be
+    stopped, and interpreter shutdown would wait for it or crash under it)."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(status)
+
+
+def busy() -> bool:
+    """Worker threads are still running (the process must :func:`leave`)."""
+    return any(thread.name.startswith("evlogic-work") for thread in threading.enumerate())

@@ -1,0 +1,234 @@
+"""The whole table: every player's position on one hex map (``diagram --all``).
+
+Each player's states in their colour (Okabe-Ito, colour-blind safe) with a
+pattern of their own (solid, hatch, dots, cross, rows, columns), so owners
+read apart in greyscale; homes with a heavy outline and a house mark; each
+player's region outlined; the score table underneath.  Every figure comes
+from the score report (the solver's); this module only draws.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from evlogic.boards import Board
+from evlogic.diagram import (
+    MARGIN,
+    RADIUS,
+    _background,
+    _centre,
+    _corners,
+    _hexagon,
+    _key,
+    _svg_root,
+)
+from evlogic.layout import board_layout
+from evlogic.report import ScoreReport
+
+#: fill, text ink, pattern: one per player, in player order (the web page's too).
+PLAYER_STYLES: tuple[tuple[str, str, str | None], ...] = (
+    ("#0072b2", "#ffffff", None),
+    ("#d55e00", "#ffffff", "hatch"),
+    ("#009e73", "#ffffff", "dots"),
+    ("#cc79a7", "#000000", "cross"),
+    ("#e69f00", "#000000", "rows"),
+    ("#56b4e9", "#000000", "columns"),
+)
+UNCLAIMED = ("#f2f2f2", "#333333")
+ROW = 20.0
+
+
+def _owner_patterns(defs: ET.Element) -> None:
+    mark = {"stroke": "#000000", "stroke-opacity": "0.4", "stroke-width": "2"}
+    for index, (fill, _ink, pattern) in enumerate(PLAYER_STYLES):
+        if pattern is None:
+            continue
+        element = ET.SubElement(
+            defs,
+            "pattern",
+            id=f"owner-{index}",
+            width="8",
+            height="8",
+            patternUnits="userSpaceOnUse",
+            **({"patternTransform": "rotate(45)"} if pattern == "hatch" else {}),
+        )
+        ET.SubElement(element, "rect", width="8", height="8", fill=fill)
+        if pattern in ("hatch", "columns"):
+            ET.SubElement(element, "line", x1="0", y1="0", x2="0", y2="8", **mark)
+        elif pattern == "rows":
+            ET.SubElement(element, "line", x1="0", y1="4", x2="8", y2="4", **mark)
+        elif pattern == "cross":
+            ET.SubElement(element, "line", x1="0", y1="0", x2="8", y2="8", **mark)
+            ET.SubElement(element, "line", x1="8", y1="0", x2="0", y2="8", **mark)
+        elif pattern == "dots":
+            ET.SubElement(
+                element,
+                "circle",
+                cx="4",
+                cy="4",
+                r="1.6",
+                fill="#000000",
+                **{"fill-opacity": "0.5"},
+            )
+
+
+def _owner_fill(index: int) -> str:
+    fill, _ink, pattern = PLAYER_STYLES[index]
+    return f"url(#owner-{index})" if pattern else fill
+
+
+def render_table_svg(report: ScoreReport, board: Board) -> str:
+    """Every player at once, and the score table (deterministic)."""
+    if len(report.players) > len(PLAYER_STYLES):
+        raise ValueError(f"--all draws up to {len(PLAYER_STYLES)} players")
+    cells = board_layout(board)
+    states = sorted(board.states)
+    centres = {state: _centre(cells[state]) for state in states}
+    owner: dict[str, int] = {}
+    homes: set[str] = set()
+    for index, player in enumerate(report.players):
+        homes.add(player.home)
+        for state in (player.home, *player.states):
+            owner[state] = index
+    xs = [x for x, _ in centres.values()]
+    ys = [y for _, y in centres.values()]
+    map_width = max(xs) - min(xs) + 2 * (RADIUS + MARGIN)
+    width = max(map_width, 620.0)
+    left = min(xs) - RADIUS - MARGIN - (width - map_width) / 2
+    top = min(ys) - RADIUS - MARGIN - 30
+    table_top = max(ys) + RADIUS + MARGIN
+    height = table_top - top + ROW * (len(report.players) + 3) + MARGIN
+
+    svg = _svg_root(left, top, width, height)
+    where = (
+        "final"
+        if report.final
+        else (f"projection, {report.states_won} of {report.game_end} states won")
+    )
+    winners = ", ".join(report.winners)
+    ET.SubElement(
+        svg, "title"
+    ).text = f"The whole table on {board.name}, {report.rules} rules: {where}; winner {winners}"
+    _owner_patterns(ET.SubElement(svg, "defs"))
+    _background(svg, left, top, width, height)
+    ET.SubElement(
+        svg,
+        "text",
+        {"class": "heading"},
+        x=f"{left + MARGIN:.1f}",
+        y=f"{top + 22:.1f}",
+        **{"font-size": "15", "font-weight": "bold"},
+    ).text = f"{board.name}, {report.rules} rules: {where}"
+
+    regions = {state: index for index, p in enumerate(report.players) for state in p.region}
+    tiles = ET.SubElement(svg, "g", {"class": "tiles"})
+    for state in states:
+        info = board.states[state]
+        x, y = centres[state]
+        index = owner.get(state)
+        name = "" if index is None else report.players[index].name
+        attributes = {"class": "tile", "data-state": state, "data-owner": name}
+        if state in regions:
+            attributes["data-region"] = report.players[regions[state]].name
+        tile = ET.SubElement(tiles, "g", attributes)
+        held = "unclaimed" if index is None else f"{name}'s home" if state in homes else name
+        ET.SubElement(tile, "title").text = f"{info.name} ({state}): {info.ev} EV — {held}"
+        ET.SubElement(
+            tile,
+            "polygon",
+            points=_hexagon(x, y),
+            fill=UNCLAIMED[0] if index is None else _owner_fill(index),
+            stroke="#000000" if state in homes else "#555555",
+            **{"stroke-width": "4" if state in homes else "1"},
+        )
+        ink = UNCLAIMED[1] if index is None else PLAYER_STYLES[index][1]
+        ET.SubElement(
+            tile,
+            "text",
+            x=f"{x:.1f}",
+            y=f"{y - 2:.1f}",
+            fill=ink,
+            **{"text-anchor": "middle", "font-size": "13", "font-weight": "bold"},
+        ).text = f"⌂ {state}" if state in homes else state
+        ET.SubElement(
+            tile,
+            "text",
+            x=f"{x:.1f}",
+            y=f"{y + 13:.1f}",
+            fill=ink,
+            **{"text-anchor": "middle", "font-size": "10"},
+        ).text = str(info.ev)
+
+    outlines = ET.SubElement(
+        svg, "g", {"class": "regions", "fill": "none", "stroke-linecap": "round"}
+    )
+    for index, player in enumerate(report.players):
+        if not player.region:
+            continue
+        edges: dict[tuple[tuple[int, int], tuple[int, int]], tuple] = {}
+        for state in player.region:
+            ring = _corners(*centres[state])
+            for i, corner in enumerate(ring):
+                other = ring[(i + 1) % 6]
+                key = tuple(sorted((_key(corner), _key(other))))
+                if key in edges:
+                    del edges[key]  # shared by two region tiles: inside
+                else:
+                    edges[key] = (corner, other)
+        path = " ".join(
+            f"M{a[0]:.1f},{a[1]:.1f} L{b[0]:.1f},{b[1]:.1f}" for _, (a, b) in sorted(edges.items())
+        )
+        ET.SubElement(
+            outlines,
+            "path",
+            {"class": "region-outline", "data-player": player.name, "d": path},
+            stroke="#000000",
+            **{"stroke-width": "3.5", "stroke-dasharray": "none" if index == 0 else "9 4"},
+        )
+
+    _score_table(svg, report, left + MARGIN, table_top)
+    ET.indent(svg)
+    return ET.tostring(svg, encoding="unicode") + "\n"
+
+
+def _score_table(svg: ET.Element, report: ScoreReport, x: float, top: float) -> None:
+    columns = [("Player", 0), ("Home", 130), ("Face EV", 190), ("Region", 260)]
+    columns += [("Net bonus", 390), ("Total", 470)]
+    table = ET.SubElement(svg, "g", {"class": "score-table", "font-size": "12"})
+    for label, offset in columns:
+        ET.SubElement(
+            table,
+            "text",
+            x=f"{x + offset + 22:.1f}",
+            y=f"{top + 12:.1f}",
+            **{"font-weight": "bold"},
+        ).text = label
+    for row, player in enumerate(report.players, start=1):
+        y = top + row * ROW
+        line = ET.SubElement(table, "g", {"class": "score-row", "data-player": player.name})
+        ET.SubElement(
+            line,
+            "rect",
+            x=f"{x:.1f}",
+            y=f"{y:.1f}",
+            width="16",
+            height="16",
+            fill=_owner_fill(row - 1),
+            stroke="#333333",
+        )
+        star = " (winner)" if player.name in report.winners else ""
+        values = [
+            f"{player.name}{star}",
+            player.home,
+            str(player.face_ev),
+            str(len(player.region)) if player.region else "-",
+            f"{player.net_bonus:+d}" if player.net_bonus else "0",
+            str(player.total),
+        ]
+        for (_label, offset), value in zip(columns, values, strict=True):
+            ET.SubElement(
+                line, "text", x=f"{x + offset + 22:.1f}", y=f"{y + 12.5:.1f}"
+            ).text = value
+    ET.SubElement(
+        table, "text", x=f"{x:.1f}", y=f"{top + (len(report.players) + 1) * ROW + 14:.1f}"
+    ).text = f"Winner: {', '.join(report.winners)}. Outlined: each player's region."

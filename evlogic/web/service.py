@@ -1,0 +1,307 @@
+"""What the HTTP API does, without HTTP: requests in, documents out.
+
+A request is JSON in the game-file schema.  Its ``board`` is a name from the
+server's :class:`Catalog` (the bundled boards and any ``--board`` given at
+start-up) or an inline board mapping; its ``rules`` a name from the catalog
+or an inline mapping of parameters.  Nothing on the server's disk is
+reachable from a request: a path is not a name, and inline rule sets cannot
+bring ``.lp`` programs (those come only from ``--rules`` at start-up).
+
+Every answer comes from the same functions as the command line: the score
+report of ``score --format json``, the explanation of ``explain --format
+json``, the SVG of ``diagram``; bad input is an :class:`InputError` with the
+command line's wording.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from evlogic.boards import Board, board_from_field, load_board, resolve_board
+from evlogic.errors import InputError
+from evlogic.games import Game, game_from_fields, load_game
+from evlogic.layout import board_layout
+from evlogic.resources import bundled_boards
+from evlogic.rulesets import (
+    PARAMETERS,
+    RuleSet,
+    bundled_rule_sets,
+    load_rule_set,
+    rule_set_from_parameters,
+)
+from evlogic.yamlfile import Field, closest, yaml_document
+
+#: Where request errors say they come from.
+SOURCE = "request"
+
+#: Keys of a request: the game file's, and what an endpoint adds.
+GAME_KEYS = ["board", "players"]
+OPTIONAL_KEYS = ["rules", "expect"]
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The boards and rule sets requests may name, and the page's start."""
+
+    boards: dict[str, Board]
+    rule_sets: dict[str, RuleSet]
+    start: dict  # the game the page opens on (game-file schema, as JSON)
+
+    @classmethod
+    def build(
+        cls,
+        game: str | None = None,
+        board: str | None = None,
+        rules: str | None = None,
+        base: Path | None = None,
+    ) -> Catalog:
+        """Bundled boards and rule sets, plus ``board`` and ``rules`` (names
+        or files, as on the command line) and ``game`` to open on."""
+        base = base or Path.cwd()
+        boards = {name: load_board(path, name) for name, path in bundled_boards().items()}
+        rule_sets = {name: load_rule_set(name) for name in bundled_rule_sets()}
+        start_board = "usa" if "usa" in boards else next(iter(boards))
+        start_rules = "standard"
+        if board is not None:
+            field = Field("--board", "", board, None, None)
+            path = resolve_board(field, base)
+            start_board = board if board in boards else path.stem
+            boards.setdefault(start_board, load_board(path, board))
+        if rules is not None:
+            rule_set = load_rule_set(rules, base)
+            start_rules = rules if rules in rule_sets else rule_set.name
+            rule_sets.setdefault(start_rules, rule_set)
+        if game is not None:
+            loaded = load_game(Path(game), game, rule_sets[start_rules] if rules else None)
+            name = next((n for n, b in boards.items() if b.source == loaded.board.source), None)
+            if name is None:
+                name = Path(loaded.board.source).stem
+                boards[name] = loaded.board
+            if rules is None and loaded.rules.name not in rule_sets:
+                rule_sets[loaded.rules.name] = loaded.rules
+            start = game_document(loaded, name, rules or loaded.rules.name)
+        else:
+            start = {
+                "board": start_board,
+                "rules": start_rules,
+                "players": [
+                    {"name": "Player 1", "home": None, "states": []},
+                    {"name": "Player 2", "home": None, "states": []},
+                ],
+            }
+        return cls(boards, rule_sets, start)
+
+    # --- what the page lists -------------------------------------------------
+
+    def board_list(self) -> list[dict]:
+        return [
+            {
+                "name": name,
+                "title": board.name,
+                "states": len(board.states),
+                "game_end": board.game_end,
+            }
+            for name, board in self.boards.items()
+        ]
+
+    def board_detail(self, name: str) -> dict:
+        return board_document(self.board(Field(SOURCE, "board", name, None, None)), name)
+
+    def rule_list(self) -> list[dict]:
+        return [rule_set_document(name, rule_set) for name, rule_set in self.rule_sets.items()]
+
+    # --- resolving a request's references -----------------------------------
+
+    def board(self, field: Field) -> Board:
+        if isinstance(field.value, dict):
+            return board_from_field(field, "inline board")
+        name = field.text("a board name or an inline board mapping")
+        if name not in self.boards:
+            hint = closest(name, self.boards)
+            raise field.error(
+                f"no board {name!r}{hint}; known: {', '.join(self.boards)} "
+                "(a request cannot name a file: send the board inline)"
+            )
+        return self.boards[name]
+
+    def rule_set(self, field: Field | None) -> RuleSet:
+        if field is None:
+            return self.rule_sets["standard"]
+        if isinstance(field.value, dict):
+            return rule_set_from_parameters(field, self.rule_sets)
+        name = field.text("a rule set name or an inline mapping of parameters")
+        if name not in self.rule_sets:
+            hint = closest(name, self.rule_sets)
+            raise field.error(
+                f"no rule set {name!r}{hint}; known: {', '.join(self.rule_sets)} "
+                "(a request cannot name a file: send the parameters inline; programs "
+                "only come from the server's --rules)"
+            )
+        return self.rule_sets[name]
+
+    def game(self, top: Field, extra: list[str]) -> tuple[Game, dict[str, Field]]:
+        """The request's game, validated as a game file is, and its fields."""
+        fields = top.fields(GAME_KEYS, [*OPTIONAL_KEYS, *extra], what="a game mapping")
+        board = self.board(fields["board"])
+        rules = self.rule_set(fields.get("rules"))
+        return game_from_fields(fields, board, SOURCE, rules), fields
+
+
+# --- requests ------------------------------------------------------------
+
+
+def parse_json(body: bytes) -> Field:
+    """A request body as a top-level Field; not JSON is an InputError."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(SOURCE, f"not UTF-8 text ({error.reason} at byte {error.start})") from None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(
+            SOURCE, f"invalid JSON: {error.msg} (line {error.lineno} column {error.colno})"
+        ) from None
+    except RecursionError:
+        raise InputError(SOURCE, "invalid JSON: nests too deeply") from None
+    except ValueError as error:  # an integer too long to convert
+        raise InputError(SOURCE, f"invalid JSON: {error}") from None
+    return Field(SOURCE, "", value, None, None)
+
+
+def player_name(fields: dict[str, Field], game: Game) -> str:
+    if "player" not in fields:
+        raise InputError(SOURCE, "missing key 'player' (whose position to explain)")
+    name = fields["player"].text("a player name")
+    names = [player.name for player in game.players]
+    if name not in names:
+        raise fields["player"].error(
+            f"no player {name!r}{closest(name, names)}; players: {', '.join(names)}"
+        )
+    return name
+
+
+def score(catalog: Catalog, top: Field) -> dict:
+    from evlogic.engine import score_game
+
+    game, _ = catalog.game(top, [])
+    return score_game(game).to_dict()
+
+
+def explain(catalog: Catalog, top: Field) -> dict:
+    from evlogic.explain import explain_game
+
+    game, fields = catalog.game(top, ["player"])
+    return explain_game(game, player_name(fields, game)).to_dict()
+
+
+def diagram(catalog: Catalog, top: Field) -> str:
+    from evlogic.diagram import render_svg
+    from evlogic.explain import explain_game
+
+    game, fields = catalog.game(top, ["player", "focus"])
+    focus = fields["focus"].flag() if "focus" in fields else False
+    return render_svg(explain_game(game, player_name(fields, game)), game.board, focus=focus)
+
+
+def parse_board_yaml(catalog: Catalog, top: Field) -> dict:
+    """An uploaded board file (``{"yaml": TEXT, "filename": NAME}``),
+    validated like a file: the board as an inline mapping, with its layout."""
+    fields = top.fields(["yaml"], ["filename"], what="an upload mapping")
+    name = fields["filename"].text("a file name") if "filename" in fields else "upload.yaml"
+    text = fields["yaml"].value
+    if not isinstance(text, str):
+        raise fields["yaml"].error("must be the board file's text")
+    board = board_from_field(yaml_document(text, name), Path(name).stem)
+    return board_document(board, Path(name).stem)
+
+
+def parse_game_yaml(catalog: Catalog, top: Field) -> dict:
+    """An uploaded or pasted game file (``{"yaml": TEXT, "filename": NAME}``),
+    validated like a file, as the JSON the page works on."""
+    fields = top.fields(["yaml"], ["filename"], what="an upload mapping")
+    name = fields["filename"].text("a file name") if "filename" in fields else "pasted game"
+    text = fields["yaml"].value
+    if not isinstance(text, str):
+        raise fields["yaml"].error("must be the game file's text")
+    document = yaml_document(text, name)
+    game, game_fields = catalog.game(document, [])
+    board = game_fields["board"].value
+    rules = game_fields["rules"].value if "rules" in game_fields else "standard"
+    return game_document(game, board, _plain(rules))
+
+
+def game_yaml(catalog: Catalog, top: Field) -> str:
+    """The request's game as a game file that ``evlogic score`` accepts
+    unchanged.  ``board_file`` names the file an inline board was uploaded
+    from (the game file then refers to it, to be kept beside it)."""
+    fields = top.fields(["game"], ["board_file"], what="a download mapping")
+    game, game_fields = catalog.game(fields["game"], [])
+    board = game_fields["board"].value
+    if isinstance(board, dict):
+        if "board_file" not in fields:
+            raise fields["game"].error("an inline board needs board_file: the file to refer to")
+        board = fields["board_file"].text("a file name")
+    rules = _plain(game_fields["rules"].value) if "rules" in game_fields else game.rules.name
+    document = game_document(game, board, rules)
+    return yaml.safe_dump(document, sort_keys=False, allow_unicode=True)
+
+
+# --- documents -----------------------------------------------------------
+
+
+def game_document(game: Game, board: object, rules: object) -> dict:
+    """A game in the game-file schema, as plain data."""
+    return {
+        "board": board,
+        "rules": rules,
+        "players": [
+            {"name": player.name, "home": player.home, "states": list(player.states)}
+            for player in game.players
+        ],
+    }
+
+
+def board_document(board: Board, name: str) -> dict:
+    """A board for the page: states with EV, swing, neighbours and hex cell,
+    and the board itself as an inline mapping a request may send back."""
+    cells = board_layout(board)
+    states = {
+        state.id: {
+            "name": state.name,
+            "ev": state.ev,
+            "swing": state.swing,
+            "neighbors": list(state.neighbors),
+            "hex": list(cells[state.id]),
+        }
+        for state in board.states.values()
+    }
+    return {
+        "name": name,
+        "title": board.name,
+        "game_end": board.game_end,
+        "states": states,
+        "inline": {"name": board.name, "game_end": board.game_end, "states": states},
+    }
+
+
+def rule_set_document(name: str, rule_set: RuleSet) -> dict:
+    document: dict[str, object] = {"name": name, "title": rule_set.name}
+    for parameter in PARAMETERS:
+        value = getattr(rule_set, parameter)
+        document[parameter] = {str(s): b for s, b in value} if parameter == "tiers" else value
+    document["programs"] = [path.name for path in rule_set.programs]
+    return document
+
+
+def _plain(value: object) -> object:
+    """Loaded YAML (line-remembering mappings and lists) as plain data."""
+    if isinstance(value, dict):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value

@@ -1,0 +1,292 @@
+"""`evlogic serve` in a real browser: Debian's chromium driven by Playwright,
+against the server started as a user starts it.  The page is used as a
+person would: clicks, keys, a row to focus, a rule set to switch, a file to
+download and to upload.  A screenshot lands in build/test-artifacts/."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+import yaml
+
+from conftest import REPO, RULEBOOK, run_subprocess
+from evlogic.engine import score_game
+from evlogic.games import load_game_text
+
+playwright = pytest.importorskip("playwright.sync_api")
+
+ARTIFACTS = REPO / "build" / "test-artifacts"
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def chromium_path() -> str:
+    """Debian's chromium (Playwright's own download cannot work here)."""
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None:
+        pytest.fail("the browser tests need Debian's chromium: apt-get install -y chromium")
+    return found
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """`evlogic serve` on a free port, as a user runs it; stopped with Ctrl-C."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "evlogic", "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(url + "api/boards", timeout=2).read()
+            break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                pytest.fail(f"evlogic serve did not start: {process.stderr.read()}")
+            time.sleep(0.2)
+    yield url
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=10)
+    assert process.returncode == 0, err  # Ctrl-C stops it cleanly
+    assert "Traceback" not in err
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with playwright.sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1400, "height": 1100}, accept_downloads=True)
+    opened = context.new_page()
+    problems: list[str] = []
+    opened.on("pageerror", lambda error: problems.append(str(error)))
+    opened.goto(server)
+    settle(opened)
+    yield opened
+    context.close()
+    assert problems == []  # no script error, ever
+
+
+def settle(page) -> None:
+    """Wait until the page has shown the answer to the last change."""
+    page.wait_for_timeout(50)
+    page.wait_for_selector("body[data-ready=true]")
+
+
+def click(page, state: str, shift: bool = False) -> None:
+    page.click(f'g.tile[data-state="{state}"]', modifiers=["Shift"] if shift else [])
+    settle(page)
+
+
+def rename(page, index: int, name: str) -> None:
+    field = page.locator("#players li input[type=text]").nth(index)
+    field.fill(name)
+    field.press("Enter")
+    settle(page)
+
+
+def total(page, player: str) -> int:
+    return int(page.inner_text(f'#score tbody tr[data-player="{player}"] td.total'))
+
+
+def build_rulebook_example(page) -> None:
+    """You: home KY, then IN, WV, TN; Rival: home OH, then VA, MO."""
+    rename(page, 0, "You")
+    rename(page, 1, "Rival")
+    click(page, "KY", shift=True)
+    for state in ("IN", "WV", "TN"):
+        click(page, state)
+    page.keyboard.press("2")
+    click(page, "OH", shift=True)
+    for state in ("VA", "MO"):
+        click(page, state)
+
+
+def test_the_rulebook_example_by_clicks(page, tmp_path):
+    build_rulebook_example(page)
+    assert (total(page, "You"), total(page, "Rival")) == (39, 40)
+    assert "winner" in page.get_attribute('#score tbody tr[data-player="Rival"]', "class")
+    assert "projection, 7 of 36 states won" in page.inner_text("#status")
+    # The ownership map says who holds what.
+    assert page.get_attribute('g.tile[data-state="WV"]', "data-owner") == "You"
+    assert page.get_attribute('g.tile[data-state="MO"]', "data-owner") == "Rival"
+    assert page.get_attribute('g.tile[data-state="CA"]', "data-owner") == ""
+
+    # Focus You: the diagram's roles, the explanation, where to play next.
+    page.click('#score tbody tr[data-player="You"]')
+    settle(page)
+    roles = {
+        state: page.get_attribute(f'g.tile[data-state="{state}"]', "data-role")
+        for state in ("KY", "IN", "VA", "MO", "OH", "CA")
+    }
+    assert roles == {
+        "KY": "home",
+        "IN": "core",
+        "VA": "siege",
+        "MO": "siege",
+        "OH": "opponent",
+        "CA": "unclaimed",
+    }
+    explanation = page.inner_text("#explain")
+    assert "+ WV joins" in explanation or "+ TN joins" in explanation
+    assert "Siege: VA held by Rival: −10" in explanation
+    assert page.get_attribute('g.tile[data-state="VA"]', "data-gain") == "33"
+    assert "VA from Rival: +33" in page.inner_text("#next")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "serve-page.png"), full_page=True)
+
+    # Another rule set: the gentle siege gives You 49.
+    page.select_option("#rules-select", "gentle-siege")
+    settle(page)
+    assert total(page, "You") == 49
+
+    # Download the game: the command line scores it to the same figures.
+    with page.expect_download() as download:
+        page.click("#download")
+    saved = tmp_path / "game.yaml"
+    download.value.save_as(saved)
+    scored = run_subprocess("score", str(saved), "--format", "json")
+    assert scored.code == 0, scored.err
+    totals = {p["name"]: p["total"] for p in json.loads(scored.out)["players"]}
+    assert totals == {"You": 49, "Rival": 40}
+
+    # The URL holds the position: a copied link reopens it.
+    again = page.context.new_page()
+    again.goto(page.url)
+    settle(again)
+    assert (total(again, "You"), total(again, "Rival")) == (49, 40)
+    # still focused; under the gentle siege, winning VA lifts a 5 EV cut, not 10
+    assert again.get_attribute('g.tile[data-state="VA"]', "data-gain") == "28"
+    again.close()
+
+
+def test_undo_redo_and_homes_never_change_hands(page):
+    build_rulebook_example(page)
+    page.keyboard.press("1")
+    click(page, "OH")  # Rival's home: refused
+    assert page.get_attribute('g.tile[data-state="OH"]', "data-owner") == "Rival"
+    assert "homes never change hands" in page.inner_text("#notice")
+    click(page, "MO")  # taken from Rival
+    assert page.get_attribute('g.tile[data-state="MO"]', "data-owner") == "You"
+    click(page, "MO")  # clicked again: unclaimed
+    assert page.get_attribute('g.tile[data-state="MO"]', "data-owner") == ""
+    page.click("#undo")
+    settle(page)
+    assert page.get_attribute('g.tile[data-state="MO"]', "data-owner") == "You"
+    page.keyboard.press("Control+z")
+    settle(page)
+    assert page.get_attribute('g.tile[data-state="MO"]', "data-owner") == "Rival"
+    page.keyboard.press("Control+y")
+    settle(page)
+    assert page.get_attribute('g.tile[data-state="MO"]', "data-owner") == "You"
+
+
+def test_players_can_be_added_and_compared_under_two_rule_sets(page):
+    build_rulebook_example(page)
+    page.click("#add-player")
+    settle(page)
+    assert page.locator("#players li").count() == 3
+    assert "Set a home for Player 3" in page.inner_text("#status")
+    click(page, "CA", shift=True)  # the new player is active
+    assert page.get_attribute('g.tile[data-state="CA"]', "data-owner") == "Player 3"
+    page.select_option("#compare-select", "gentle-siege")
+    settle(page)
+    header = page.inner_text("#score thead")
+    assert "Total (gentle-siege)" in header and "Difference" in header
+    row = page.inner_text('#score tbody tr[data-player="You"]')
+    assert "49" in row and "+10" in row
+
+
+def test_a_broken_board_upload_shows_the_error_in_the_page(page):
+    broken = b"name: broken\nstates:\n  A: {ev: 3, neighbors: [B]}\n"
+    page.set_input_files(
+        "#board-upload", files=[{"name": "broken.yaml", "mimeType": "text/yaml", "buffer": broken}]
+    )
+    page.wait_for_selector("#error:not([hidden])")
+    message = page.inner_text("#error")
+    assert message.startswith("evlogic: error: broken.yaml: line 3: states.A.neighbors[0]:")
+
+
+def test_a_pasted_game_is_loaded(page):
+    game = yaml.safe_load((RULEBOOK / "full-example.yaml").read_text())
+    page.click("#paste-open")
+    page.fill("#paste-text", yaml.safe_dump(game))
+    page.click("#paste-load")
+    settle(page)
+    assert (total(page, "You"), total(page, "Rival")) == (39, 40)
+
+
+# --- many clients at once -----------------------------------------------------------
+
+
+def test_fifty_clients_twenty_requests_each_all_answered_correctly(server):
+    """Every answer is the right report for its own position; none is lost."""
+    base = yaml.safe_load((RULEBOOK / "full-example.yaml").read_text())
+    you, rival = base["players"]
+    positions = [
+        {"board": "usa", "players": [{**you, "states": [*you["states"], extra]}, rival]}
+        for extra in ("CA", "TX", "FL", "NY", "PA", "GA", "NC", "MI", "AL", "WA")
+    ]
+    expected = [
+        score_game(load_game_text(json.dumps(game), "expected", REPO)).to_dict()
+        for game in positions
+    ]
+    answers: list[tuple[int, dict | str]] = []
+    lock = threading.Lock()
+
+    def client(number: int) -> None:
+        for request in range(20):
+            which = (number * 20 + request) % len(positions)
+            data = json.dumps(positions[which]).encode()
+            ask = urllib.request.Request(
+                server + "api/score", data=data, headers={"Content-Type": "application/json"}
+            )
+            try:
+                with urllib.request.urlopen(ask, timeout=120) as response:
+                    result: dict | str = json.loads(response.read())
+            except OSError as error:
+                result = repr(error)
+            with lock:
+                answers.append((which, result))
+
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(50)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(answers) == 1000
+    wrong = [(which, result) for which, result in answers if result != expected[which]]
+    assert wrong == []
