@@ -489,6 +489,8 @@ def _in_order(
             yield flight.pop(next_out).joined()
             next_out += 1
         if not flight:
+            if more:  # every chunk in flight was done: take in more
+                continue
             return
         key, result = runner.next_result()
         index, first_line = key

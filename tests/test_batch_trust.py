@@ -136,8 +136,9 @@ class FakeRunner:
     comes back Lost, as when its worker is killed (or, with ``timed_out``,
     runs past the time limit)."""
 
-    def __init__(self, deadly: set[int], timed_out: bool = False) -> None:
+    def __init__(self, deadly: set[int], timed_out: bool = False, newest_first=False) -> None:
         self.deadly, self.timed_out = deadly, timed_out
+        self.newest_first = newest_first  # the last task submitted is done first
         self.queue: list = []
         self.sizes: list[int] = []
 
@@ -145,7 +146,7 @@ class FakeRunner:
         self.queue.insert(0, (key, args)) if first else self.queue.append((key, args))
 
     def next_result(self):
-        key, (piece, options) = self.queue.pop(0)
+        key, (piece, options) = self.queue.pop(-1 if self.newest_first else 0)
         self.sizes.append(len(piece))
         if any(number in self.deadly for number, _ in piece):
             return key, Lost("ended its worker process (killed by SIGKILL)", self.timed_out)
@@ -167,6 +168,16 @@ def test_a_lost_chunk_is_split_down_to_the_line_at_fault(tmp_path, timed_out):
         assert runner.sizes.count(1) == 200
     else:  # tenths, then single lines: far fewer groundings than line by line
         assert runner.sizes.count(1) == 20 and runner.sizes.count(10) == 20
+
+
+def test_chunks_done_out_of_order_never_end_the_run_early(tmp_path):
+    """Every chunk in flight done at once (the first one last) once ended
+    the run after those chunks, with status 1 and no word (found by the soak)."""
+    lines = list(enumerate(good_lines(50), start=1))
+    pieces = [lines[start : start + 5] for start in range(0, 50, 5)]
+    runner = FakeRunner(set(), newest_first=True)
+    results = list(_in_order(runner, pieces, BatchOptions("g", None, str(tmp_path)), window=2))
+    check_in_place("".join(text for text, _, _ in results), {}, 50)
 
 
 def children_of(pid: int) -> set[int]:
