@@ -307,7 +307,7 @@ def _unexpected(number: int, error: BaseException, options: BatchOptions) -> dic
     """A line's error for what no check foresaw: one line, no traceback."""
     if isinstance(error, MemoryError) and _memory_limit_mb is not None:
         message = (
-            f"ran out of memory scoring this line (the limit is {_memory_limit_mb} MB "
+            f"ran out of memory scoring this line (the limit is {_memory_limit_mb} MiB "
             "per worker, --memory-limit)"
         )
     elif isinstance(error, MemoryError):
@@ -375,7 +375,7 @@ def run_batch(
                     death_note=(
                         ""
                         if limits.memory_mb is None
-                        else f"; out of memory? the limit is {limits.memory_mb} MB per worker, "
+                        else f"; out of memory? the limit is {limits.memory_mb} MiB per worker, "
                         "--memory-limit"
                     ),
                 )

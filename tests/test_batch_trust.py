@@ -114,7 +114,7 @@ def test_a_grounding_that_runs_out_of_memory_is_that_line_s_error(cli, tmp_path)
     games = with_bad(tmp_path, {3: one_player("usa", rules="bomb.yaml")}, total=5)
     result = cli("batch", games, "--jobs", "1", "--memory-limit", "300", "--timeout", "120")
     assert (result.code, result.err) == (1, "")
-    check_in_place(result.out, {3: "ran out of memory scoring this line (the limit is 300 MB"}, 5)
+    check_in_place(result.out, {3: "ran out of memory scoring this line (the limit is 300 MiB"}, 5)
 
 
 def test_a_line_past_the_time_limit_is_that_line_s_error(cli, tmp_path):
