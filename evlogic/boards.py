@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from evlogic.errors import quote
 from evlogic.resources import bundled_boards
 from evlogic.yamlfile import Field, closest, read_yaml
 
@@ -68,7 +69,7 @@ def board_from_field(top: Field, default_name: str) -> Board:
     for key, value in entries:
         state_id = key.text("a state id")
         if state_id in raw:
-            raise key.error(f"state {state_id!r} is listed twice")
+            raise key.error(f"state {quote(state_id)} is listed twice")
         raw[state_id] = value.fields(["ev"], ["name", "swing", "neighbors", "hex"])
 
     states: dict[str, State] = {}
@@ -82,17 +83,17 @@ def board_from_field(top: Field, default_name: str) -> Board:
         for item in state_fields["neighbors"].items() if "neighbors" in state_fields else []:
             other = item.text("a state id")
             if other not in raw:
-                raise item.error(f"unknown state {other!r}{closest(other, raw)}")
+                raise item.error(f"unknown state {quote(other)}{closest(other, raw)}")
             if other == state_id:
-                raise item.error(f"{state_id!r} cannot neighbour itself")
+                raise item.error(f"{quote(state_id)} cannot neighbour itself")
             if other in neighbors:
-                raise item.error(f"{other!r} is listed twice")
+                raise item.error(f"{quote(other)} is listed twice")
             neighbors.append(other)
             listed_at[state_id, other] = item
         tile = _hex_cell(state_fields["hex"]) if "hex" in state_fields else None
         if tile is not None:
             if tile in tiles:
-                raise state_fields["hex"].error(f"tile {list(tile)} is also {tiles[tile]!r}'s")
+                raise state_fields["hex"].error(f"tile {list(tile)} is also {quote(tiles[tile])}'s")
             tiles[tile] = state_id
         states[state_id] = State(
             id=state_id,
@@ -110,8 +111,8 @@ def board_from_field(top: Field, default_name: str) -> Board:
     for (state_id, other), item in listed_at.items():
         if (other, state_id) not in listed_at:
             raise item.error(
-                f"{state_id!r} lists {other!r} as a neighbour, but {other!r} does not list "
-                f"{state_id!r} (borders must be listed on both sides)"
+                f"{quote(state_id)} lists {quote(other)} as a neighbour, but {quote(other)} "
+                f"does not list {quote(state_id)} (borders must be listed on both sides)"
             )
 
     if "game_end" in fields:
@@ -144,12 +145,12 @@ def resolve_board(reference: Field, relative_to: Path) -> Path:
         if text in bundled:
             return bundled[text]
         raise reference.error(
-            f"no bundled board {text!r}{closest(text, bundled)}; "
+            f"no bundled board {quote(text)}{closest(text, bundled)}; "
             f"bundled boards: {', '.join(bundled)}; a file path needs .yaml or a '/'"
         )
     path = Path(text).expanduser()
     if not path.is_absolute():
         path = relative_to / path
     if not path.is_file():
-        raise reference.error(f"board file {text!r} not found (looked for {path})")
+        raise reference.error(f"board file {quote(text)} not found (looked for {quote(str(path))})")
     return path

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
+import io
 import json
 import os
 import stat
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
@@ -19,7 +21,7 @@ from evlogic.batch import CHUNK_SIZE, MEMORY_LIMIT_MB
 from evlogic.batch import TIMEOUT as BATCH_TIMEOUT
 from evlogic.boards import Board, load_board, resolve_board
 from evlogic.engine import score_game
-from evlogic.errors import InputError
+from evlogic.errors import InputError, escaped, quote, shortened
 from evlogic.games import Game, load_game, load_game_text
 from evlogic.jsonlines import open_input
 from evlogic.limits import (
@@ -37,7 +39,7 @@ from evlogic.render import json_text, to_json, to_text
 from evlogic.resources import bundled_boards, bundled_properties, default_game
 from evlogic.rulesets import RuleSet, bundled_rule_sets, load_rule_set, resolve_rule_set
 from evlogic.solver import SolverError
-from evlogic.yamlfile import Field, utf8_text
+from evlogic.yamlfile import Field, read_stream, utf8_text
 
 # The other commands' modules are imported when the command runs, so that
 # `evlogic score` starts as fast as it can.
@@ -168,6 +170,36 @@ Binds 127.0.0.1 (this machine only) unless --host says otherwise. Ctrl-C
 stops it."""
 
 
+#: The most --jobs (worker processes).
+MAX_JOBS = 256
+#: The most --players (more than any board's game end would allow anyway).
+MAX_PLAYERS = 10_000
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage errors are one line too: ``evlogic: error: ...`` and exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        message = shortened(escaped(message.removeprefix("argument ")), 300)
+        self.exit(2, f"evlogic: error: {message} (see {self.prog} -h)\n")
+
+
+def whole(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An option's whole number between ``low`` and ``high`` (a usage error otherwise)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number, not {quote(text)}") from None
+        if value < low or (high is not None and value > high):
+            bounds = f"at least {low}" if high is None else f"between {low} and {high}"
+            raise argparse.ArgumentTypeError(f"must be {bounds}, not {quote(text)}")
+        return value
+
+    return parse
+
+
 def add_format_option(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--format", choices=["text", "json"], default="text", help="output format (default: text)"
@@ -180,7 +212,11 @@ def add_search_options(command: argparse.ArgumentParser, timeout_help: str) -> N
         "--board", default="usa", metavar="B", help="a bundled board name or a path (default: usa)"
     )
     command.add_argument(
-        "--players", type=int, default=2, metavar="N", help="players per position (default 2)"
+        "--players",
+        type=whole(1, MAX_PLAYERS),
+        default=2,
+        metavar="N",
+        help="players per position (default 2)",
     )
     command.add_argument("--timeout", type=seconds, default=60.0, metavar="S", help=timeout_help)
     add_memory_option(command)
@@ -217,15 +253,8 @@ def rules_override(args: argparse.Namespace) -> RuleSet | None:
     return None if args.rules is None else load_rule_set(args.rules, Path.cwd())
 
 
-class Parser(argparse.ArgumentParser):
-    """argparse, with its errors on one line like every other error."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(
+    parser = _Parser(
         prog="evlogic",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -329,7 +358,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_rules_option(batch)
     batch.add_argument(
         "--jobs",
-        type=int,
+        type=whole(1, MAX_JOBS),
         default=os.cpu_count() or 1,
         metavar="N",
         help="worker processes (default: all cores)",
@@ -372,10 +401,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--board", default="usa", metavar="B", help="a bundled name or a path (default: usa)"
     )
     sample.add_argument(
-        "--players", type=int, required=True, metavar="N", help="players per game (homes)"
+        "--players",
+        type=whole(1, MAX_PLAYERS),
+        required=True,
+        metavar="N",
+        help="players per game (homes)",
     )
-    sample.add_argument("--count", type=int, required=True, metavar="K", help="games to write")
-    sample.add_argument("--seed", type=int, default=0, metavar="S", help="default 0")
+    sample.add_argument("--count", type=whole(0), required=True, metavar="K", help="games to write")
+    sample.add_argument(
+        "--seed", type=whole(-(2**63), 2**63 - 1), default=0, metavar="S", help="default 0"
+    )
     sample.add_argument("-o", "--output", metavar="FILE", default="-", help="default: stdout")
     sample.set_defaults(run=run_sample)
 
@@ -388,14 +423,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     stats.add_argument("reports", metavar="OUT.jsonl", help="batch output; - for stdin")
     add_format_option(stats)
-    stats.set_defaults(run=run_stats)
+    add_limit_options(stats, 3600.0)
+    stats.set_defaults(run=run_stats, bounded=True)
 
     verify = commands.add_parser(
         "verify",
         help="check game files against the figures they expect",
         description="Score every scenario (a game file with an expect: key) and report the "
         "figures that differ. PATHS are files or directories (searched for game files with "
-        "expect:); default: the rulebook's scenarios. Exit status 1 when any scenario fails.",
+        "expect:); default: the rulebook's scenarios. Exit status 1 when any scenario fails, "
+        "2 when one cannot be read or scored (it is listed as failed, with its error).",
     )
     verify.add_argument(
         "paths",
@@ -443,7 +480,10 @@ def build_parser() -> argparse.ArgumentParser:
         check_command, "seconds before answering unknown, grounding included (default 60)"
     )
     check_command.add_argument(
-        "--max-states", type=int, metavar="K", help="only positions with at most K owned states"
+        "--max-states",
+        type=whole(1),
+        metavar="K",
+        help="only positions with at most K owned states",
     )
     add_format_option(check_command)
     add_rules_option(check_command, games=False)
@@ -552,7 +592,9 @@ def read_game(argument: str | None, rules: RuleSet | None = None) -> Game:
     if argument is None:
         return load_game(default_game(), source="rulebook full example", rules=rules)
     if argument == "-":
-        text = utf8_text(sys.stdin.buffer.read(), "<stdin>")
+        if sys.stdin is None:
+            raise InputError("<stdin>", "standard input is closed")
+        text = utf8_text(read_stream(sys.stdin.buffer, "<stdin>"), "<stdin>")
         return load_game_text(text, "<stdin>", Path.cwd(), rules)
     return load_game(Path(argument), source=argument, rules=rules)
 
@@ -632,8 +674,6 @@ def run_batch_command(args: argparse.Namespace) -> int:
         field = Field("--rules", "", args.rules, None, None)
         rules = str(resolve_rule_set(field, Path.cwd()).resolve())
         load_rule_set(rules)
-    if args.jobs < 1:
-        raise InputError("--jobs", f"must be at least 1, not {args.jobs}")
     board = None
     if args.board is not None:
         field = Field("--board", "", args.board, None, None)
@@ -722,8 +762,6 @@ def run_sample(args: argparse.Namespace) -> int:
     board = board_argument(args.board)
     if not 1 <= args.players <= board.game_end:
         raise InputError("--players", f"must be between 1 and {board.game_end} (game_end)")
-    if args.count < 0:
-        raise InputError("--count", "must not be negative")
     reference = _board_reference_for(args.board, args.output)
     with ExitStack() as stack:
         out = sys.stdout if args.output == "-" else stack.enter_context(_open_output(args.output))
@@ -756,18 +794,19 @@ def run_stats(args: argparse.Namespace) -> int:
 
 def run_verify(args: argparse.Namespace) -> int:
     from evlogic.render import verify_to_text
-    from evlogic.verify import default_paths, scenario_files, verify_file
+    from evlogic.verify import default_paths, verify_paths
 
-    rules = rules_override(args)
-    results = [
-        verify_file(name, path, rules)
-        for name, path in scenario_files(args.paths or default_paths())
-    ]
+    results = verify_paths(args.paths or default_paths(), rules_override(args))
     if args.format == "json":
         document = {"scenarios": [result.to_dict() for result in results]}
         sys.stdout.write(json_text(document) + "\n")
     else:
         sys.stdout.write(verify_to_text(results))
+    broken = [result.error for result in results if result.error is not None]
+    for error in broken:  # bad input: listed as failed, and said on stderr (exit 2)
+        _say(f"evlogic: error: {error}")
+    if broken:
+        return 2
     return 0 if all(result.passed for result in results) else 1
 
 
@@ -894,6 +933,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     capped at --memory-limit and leaves at once when --timeout strands a
     grounding in its worker thread; called with ``argv`` (tests), neither."""
     standalone = argv is None
+    _open_standard_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
     if standalone and getattr(args, "memory_limit", None):
@@ -908,32 +948,85 @@ def _run(args: argparse.Namespace) -> int:
     timeout = getattr(args, "timeout", None) if args.bounded else None
     try:
         if timeout is None:
-            return args.run(args)
-        return call_before(time.monotonic() + timeout + GRACE, lambda: args.run(args))
+            code = args.run(args)
+        else:
+            code = call_before(time.monotonic() + timeout + GRACE, lambda: args.run(args))
+        sys.stdout.flush()  # a full disk shows here, not at exit
+        return code
     except OutOfTime:
-        print(
+        _say(
             f"evlogic: error: {args.command}: no answer within {timeout:g} s "
-            "(raise --timeout to give it longer)",
-            file=sys.stderr,
+            "(raise --timeout to give it longer)"
         )
         return args.timeout_status
     except InputError as error:
-        print(f"evlogic: error: {error}", file=sys.stderr)
+        _say(f"evlogic: error: {error}")
         return 2
     except MemoryError:
         limit = getattr(args, "memory_limit", None)
-        print(
+        _say(
             f"evlogic: error: {args.command}: out of memory"
-            + (f" (limit {limit} MiB; raise --memory-limit)" if limit else ""),
-            file=sys.stderr,
+            + (f" (limit {limit} MiB; raise --memory-limit)" if limit else "")
         )
         return 2
     except SolverError as error:  # a bug in evlogic's rules, never the user's input
-        print(f"evlogic: internal error: {error}", file=sys.stderr)
+        _say(f"evlogic: internal error: {error}")
         return 70
-    except BrokenPipeError:
-        sys.stderr.close()
+    except BrokenPipeError:  # the reader went away (| head): nothing to say
+        _discard_output()
         return 1
+    except OSError as error:  # writing the output failed (> /dev/full, >&-)
+        _discard_output()
+        place = error.filename or "<stdout>"
+        _say(f"evlogic: error: {InputError(str(place), f'cannot write: {error.strerror}')}")
+        return 2
     except KeyboardInterrupt:
-        print("evlogic: interrupted", file=sys.stderr)
+        _say("evlogic: interrupted")
         return 130
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Standard output when the shell closed it (``>&-``): writing is an OSError."""
+
+    def write(self, text: object) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+    @property
+    def buffer(self) -> _ClosedOutput:  # for bytes (diagram -o -)
+        return self
+
+
+def _open_standard_streams() -> None:
+    """Standard input, output and error always exist.  A closed one
+    (``<&-``, ``>&-``, ``2>&-``) becomes /dev/null underneath, so that no
+    file evlogic opens takes its number (a worker's warnings would land in
+    it); reading closed standard input or writing closed standard output
+    is then an error, and messages to closed standard error are dropped."""
+    for number in range(3):
+        try:
+            os.fstat(number)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)  # the lowest free number: this one
+            if null != number:
+                os.dup2(null, number)
+                os.close(null)
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput()
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (lives as long as the process)
+
+
+def _say(message: str) -> None:
+    """A line on standard error; when even that fails, nothing (the exit status speaks)."""
+    with suppress(OSError, ValueError):
+        print(message, file=sys.stderr, flush=True)
+
+
+def _discard_output() -> None:
+    """After a failed write, point standard output at /dev/null, so that
+    flushing what is left at exit neither fails nor prints a warning."""
+    with suppress(OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        number = sys.stdout.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, number)
+        os.close(null)

@@ -2,12 +2,46 @@
 
 from __future__ import annotations
 
+#: The longest piece of user text (an id, a key, a name) an error quotes.
+QUOTE_LIMIT = 60
+
+#: The longest source, field or message an error prints (a safety net: every
+#: message quotes user text through :func:`quote`).
+PART_LIMIT = 300
+
+
+def escaped(text: str) -> str:
+    """``text`` with every character that is not printable (newlines, tabs,
+    NUL and other control characters, line and paragraph separators, lone
+    surrogates) written as its Python escape, so that it stays on one line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def shortened(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, marked with an ellipsis."""
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """User text as an error quotes it: in quotes, escaped, at most ``limit``
+    characters of it (then an ellipsis and the full length); anything else
+    as Python writes it, cut to ``limit``."""
+    if not isinstance(value, str):  # a number, say: as Python writes it
+        return escaped(shortened(repr(value), limit))
+    if len(value) <= limit:
+        return repr(value)
+    return f"{value[:limit]!r}\u2026 ({len(value)} characters)"
+
 
 class InputError(Exception):
     """Bad input, located as precisely as the input allows.
 
     Rendered as ``FILE: line N: FIELD: MESSAGE``; the CLI prefixes
-    ``evlogic: error:`` and exits with status 2.
+    ``evlogic: error:`` and exits with status 2.  The rendering is always one
+    line: every part is escaped (no control character gets through, not even
+    from a file name) and cut to a bounded length.
     """
 
     def __init__(
@@ -35,7 +69,7 @@ class InputError(Exception):
         if self.field:
             parts.append(self.field)
         parts.append(self.message)
-        return ": ".join(parts)
+        return ": ".join(shortened(escaped(str(part)), PART_LIMIT) for part in parts)
 
 
 def _rebuild(source: str, message: str, field: str | None, line: int | None) -> InputError:

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 
 from clingo import Number, Symbol
 
-from evlogic.errors import InputError
+from evlogic.errors import InputError, quote
 from evlogic.facts import (
     board_program,
     focus_program,
@@ -106,7 +106,8 @@ def player_number(game: Game, name: str) -> int:
     if name not in names:
         raise InputError(
             game.source,
-            f"no player named {name!r}{closest(name, names)}; players: {', '.join(names)}",
+            f"no player named {quote(name)}{closest(name, names)}; "
+            f"players: {', '.join(quote(other, 20) for other in names)}",
             field="--player",
         )
     return names.index(name)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from evlogic.boards import Board, load_board, resolve_board
-from evlogic.errors import InputError
+from evlogic.errors import InputError, quote
 from evlogic.resources import display_path
 from evlogic.rulesets import RuleSet, load_rule_set, rule_set_from_field
 from evlogic.yamlfile import Field, is_unicode, read_yaml, yaml_document
@@ -55,12 +55,12 @@ def game_from_fields(
         player = item.fields(["name", "home"], ["states"], what="a player mapping")
         name = player["name"].text("a player name")
         if name in names:
-            raise player["name"].error(f"player name {name!r} is used twice")
+            raise player["name"].error(f"player name {quote(name)} is used twice")
         names[name] = player["name"]
         home_field = player["home"]
         home = _state_id(home_field, board)
         if home in homes:
-            raise home_field.error(f"{home!r} is already the home of {homes[home]!r}")
+            raise home_field.error(f"{quote(home)} is already the home of {quote(homes[home])}")
         homes[home] = name
         states = player["states"].items("a list of state ids") if "states" in player else []
         parsed.append((name, home_field, states))
@@ -74,12 +74,13 @@ def game_from_fields(
             state_id = _state_id(item, board)
             if state_id in homes and homes[state_id] != name:
                 raise item.error(
-                    f"{state_id!r} is the home of {homes[state_id]!r}; homes never change hands"
+                    f"{quote(state_id)} is the home of {quote(homes[state_id])}; "
+                    "homes never change hands"
                 )
             if state_id in won:
-                raise item.error(f"{state_id!r} is listed twice")
+                raise item.error(f"{quote(state_id)} is listed twice")
             if state_id != home and owner.get(state_id, name) != name:
-                raise item.error(f"{state_id!r} is already owned by {owner[state_id]!r}")
+                raise item.error(f"{quote(state_id)} is already owned by {quote(owner[state_id])}")
             owner[state_id] = name
             won.append(state_id)
         players.append(Player(name=name, home=home, states=tuple(won)))
@@ -138,7 +139,7 @@ def check_game_end(board: Board, rules: RuleSet) -> None:
         raise InputError(
             rules.source,
             f"{rules.game_end} is more than the {len(board.states)} states of board "
-            f"{board.name!r}: the game could never end",
+            f"{quote(board.name)}: the game could never end",
             field="game_end",
         )
 
@@ -147,7 +148,7 @@ def _state_id(item: Field, board: Board) -> str:
     state_id = item.text("a state id")
     if state_id not in board.states:
         raise item.error(
-            f"unknown state {state_id!r}{board.suggest(state_id)} on board {board.name!r}"
+            f"unknown state {quote(state_id)}{board.suggest(state_id)} on board {quote(board.name)}"
         )
     return state_id
 

@@ -22,6 +22,8 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+from evlogic.errors import quote
+
 #: Default memory limit of a command (address space, MiB): far above what any
 #: bundled board needs, far below what brings a 24 GB machine to its knees.
 DEFAULT_MEMORY_MB = 4096
@@ -40,14 +42,14 @@ class OutOfTime(Exception):
 
 
 def seconds(text: str) -> float:
-    """An argparse type: a time limit, finite, positive, at most MAX_SECONDS."""
+    """An argparse type: a time limit, finite, above 0, at most MAX_SECONDS."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0 < value <= MAX_SECONDS or math.isnan(value):
+        value = math.nan
+    if not 0 < value <= MAX_SECONDS:  # (false for nan)
         raise argparse.ArgumentTypeError(
-            f"must be a number of seconds above 0 and at most {MAX_SECONDS:g}, not {text!r}"
+            f"must be a number of seconds above 0 and at most {MAX_SECONDS:,.0f}, not {quote(text)}"
         )
     return value
 
@@ -57,9 +59,13 @@ def megabytes(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number of MiB: {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number of MiB, not {quote(text)}"
+        ) from None
     if not 256 <= value <= 1 << 30:
-        raise argparse.ArgumentTypeError(f"must be between 256 and {1 << 30} MiB, not {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"must be between 256 and {1 << 30} MiB, not {quote(text)}"
+        )
     return value
 
 

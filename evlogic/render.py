@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import yaml
 
+from evlogic.errors import escaped
 from evlogic.report import PlayerScore, ScoreReport
 
 if TYPE_CHECKING:  # only for annotations: keeps `evlogic score` start-up lean
@@ -194,14 +195,17 @@ def stats_to_text(stats: BatchStats) -> str:
 def verify_to_text(results: list[ScenarioResult]) -> str:
     lines = []
     for result in results:
-        lines.append(f"{'PASS' if result.passed else 'FAIL'}  {result.file}")
+        lines.append(f"{'PASS' if result.passed else 'FAIL'}  {escaped(result.file)}")
+        if result.error is not None:
+            lines.append(f"      error: {result.error}")
         for failure in result.failures:
             who = f"{failure.player} " if failure.player is not None else ""
             lines.append(
                 f"      {who}{failure.field}: expected {failure.expected}, got {failure.actual}"
             )
     passed = sum(result.passed for result in results)
-    lines.append(f"{len(results)} scenarios: {passed} passed, {len(results) - passed} failed")
+    scenarios = "1 scenario" if len(results) == 1 else f"{len(results)} scenarios"
+    lines.append(f"{scenarios}: {passed} passed, {len(results) - passed} failed")
     return "\n".join(lines) + "\n"
 
 

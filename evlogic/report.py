@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from clingo import Symbol, Tuple_
 
-from evlogic.errors import InputError
+from evlogic.errors import InputError, quote
 from evlogic.facts import state_ids
 from evlogic.games import Game
 from evlogic.resources import display_path
@@ -98,6 +98,7 @@ def atoms_by_position(symbols: Sequence[Symbol]) -> dict[int, Atoms]:
 def decode(atoms: Atoms, game: Game) -> ScoreReport:
     """Turn one position's atoms (see :func:`atoms_by_position`) into a report."""
     _check_shape(atoms, game)
+    _check_overflow(atoms, game)
     ids = state_ids(game.board)
     cores = {p: [ids[a], ids[b]] for p, a, b in atoms["core"]}
     joined: dict[int, list[tuple[int, int]]] = defaultdict(list)
@@ -144,6 +145,23 @@ def decode(atoms: Atoms, game: Game) -> ScoreReport:
     )
 
 
+def _check_overflow(atoms: Atoms, game: Game) -> None:
+    """A figure that clingo's 32-bit integers could not hold
+    (rules/overflow.lp) is never reported: it is an InputError naming the
+    rule set (its programs, when it has any), as the numbers came from it."""
+    if not atoms["overflow"]:
+        return
+    (number,) = min(atoms["overflow"])
+    rules = game.rules
+    source = ", ".join(display_path(path) for path in rules.programs) or rules.source
+    raise InputError(
+        source,
+        f"rule set {quote(rules.name)}: a figure of player {quote(game.players[number].name)} "
+        f"passes 2^31, the largest number clingo adds exactly (are face values or penalties "
+        f"too large?)",
+    )
+
+
 def _check_shape(atoms: Atoms, game: Game) -> None:
     """What rules/output.lp promises: one game end and states-won count, one
     set of figures per player, a winner.  evlogic's rules keep it; a rule
@@ -157,7 +175,7 @@ def _check_shape(atoms: Atoms, game: Game) -> None:
         figures = sum(1 for score in atoms["score"] if score[0] == number)
         if figures != 1:
             what = "no total" if figures == 0 else "more than one total, face EV or bonus"
-            problems.append(f"player {player.name!r} has {what}")
+            problems.append(f"player {quote(player.name)} has {what}")
     if not atoms["winner"]:
         problems.append("nobody wins")
     if not problems:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from evlogic.errors import InputError
+from evlogic.errors import InputError, quote
 from evlogic.resources import display_path, rules_dir
 from evlogic.yamlfile import Field, closest, read_yaml
 
@@ -60,6 +60,8 @@ class RuleSet:
         ]
         if self.game_end is not None:
             lines.append(f"param({r},game_end,{self.game_end}).")
+        if self.programs:  # its figures may be of any size (rules/overflow.lp)
+            lines.append(f"param({r},own_programs,true).")
         if default:
             lines.append(f"rule_set({r}).")
         return "\n".join(lines) + "\n"
@@ -79,13 +81,15 @@ def resolve_rule_set(reference: Field, base: Path) -> Path:
         if text in bundled:
             return bundled[text]
         raise reference.error(
-            f"no rule set {text!r}{closest(text, bundled)}; bundled: {', '.join(bundled)}; "
+            f"no rule set {quote(text)}{closest(text, bundled)}; bundled: {', '.join(bundled)}; "
             "a file path needs .yaml or a '/'"
         )
     path = Path(text).expanduser()
     path = path if path.is_absolute() else base / path
     if not path.is_file():
-        raise reference.error(f"rule set file {text!r} not found (looked for {path})")
+        raise reference.error(
+            f"rule set file {quote(text)} not found (looked for {quote(str(path))})"
+        )
     return path
 
 
@@ -202,7 +206,7 @@ def _parameters(fields: dict[str, Field]) -> dict[str, object]:
         elif name == "region":
             mode = field.text("best-core or union")
             if mode not in REGION_MODES:
-                raise field.error(f"must be best-core or union, not {mode!r}")
+                raise field.error(f"must be best-core or union, not {quote(mode)}")
             values[name] = mode
         elif name == "game_end":
             values[name] = field.integer(1, 1_000_000, what="a number of states")
@@ -211,17 +215,16 @@ def _parameters(fields: dict[str, Field]) -> dict[str, object]:
 
 def _whole(key: Field, low: int, high: int, what: str) -> int:
     text = str(key.value)
-    if not text.isdigit():
-        raise key.error(f"must be {what} (a whole number), not {text!r}")
-    value = int(text)
-    if not low <= value <= high:
-        raise key.error(f"must be {what} between {low} and {high}, not {value}")
-    return value
+    if not (text.isascii() and text.isdigit()):  # not '³', not '1_0'
+        raise key.error(f"must be {what} (a whole number), not {quote(text)}")
+    if len(text.lstrip("0")) > len(str(high)) or not low <= int(text) <= high:
+        raise key.error(f"must be {what} between {low} and {high}, not {quote(text)}")
+    return int(text)
 
 
 def _program_path(item: Field, base: Path) -> Path:
     text = item.text("an .lp file")
     path = Path(text) if Path(text).is_absolute() else base / text
     if not path.is_file():
-        raise item.error(f"rule program {text!r} not found (looked for {path})")
+        raise item.error(f"rule program {quote(text)} not found (looked for {quote(str(path))})")
     return path

@@ -31,6 +31,7 @@ SCORING_RULES: tuple[str, ...] = (
     "siege.lp",
     "bonus.lp",
     "totals.lp",
+    "overflow.lp",
     "output.lp",
 )
 

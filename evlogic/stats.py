@@ -14,10 +14,10 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
-from evlogic.errors import InputError
+from evlogic.errors import InputError, quote
 from evlogic.jsonlines import numbered, utf8_line
 from evlogic.solver import rule_paths, solve
-from evlogic.yamlfile import is_unicode
+from evlogic.yamlfile import text_problem
 
 #: Games per grounding of rules/bonus_decided.lp (memory stays flat).
 CHUNK_SIZE = 10_000
@@ -58,29 +58,24 @@ def batch_stats(lines: Iterable[str], source: str) -> BatchStats:
     pending = 0
     for number, text in numbered(lines):
         try:
-            report = json.loads(utf8_line(text, source, number))
-            if "error" in report:
-                errors += 1
-                continue
-            players, winners = report["players"], set(report["winners"])
-            names = [player["name"] for player in players]
-            if not winners <= set(names):
-                raise ValueError(f"winners {sorted(winners - set(names))} are not players")
-            for index, player in enumerate(players):
-                home = player["home"]
-                if not isinstance(home, str) or not is_unicode(home):
-                    raise ValueError(f"home is not a state id: {home!r}")
-                count[home] += 1
-                if player["name"] in winners:
-                    wins[home] += 1 / len(winners)
-                    facts.append(f"winner({pending},{index}).")
-                figures = sums[home]
-                figures[0] += _figure(player, "total")
-                figures[1] += _figure(player, "region_bonus")
-                figures[2] += _figure(player, "net_bonus")
-                facts.append(f"face_ev({pending},{index},{_figure(player, 'face_ev')}).")
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
-            raise InputError(source, f"not a batch report ({error})", line=number) from None
+            report = _report(json.loads(utf8_line(text, source, number)))
+        except (json.JSONDecodeError, ValueError, RecursionError) as error:
+            what = "nests too deeply" if isinstance(error, RecursionError) else str(error)
+            raise InputError(source, f"not a batch report ({what})", line=number) from None
+        if report is None:
+            errors += 1
+            continue
+        players, winners = report
+        for index, (name, home, total, region_bonus, net_bonus, face_ev) in enumerate(players):
+            count[home] += 1
+            if name in winners:
+                wins[home] += 1 / len(winners)
+                facts.append(f"winner({pending},{index}).")
+            figures = sums[home]
+            figures[0] += total
+            figures[1] += region_bonus
+            figures[2] += net_bonus
+            facts.append(f"face_ev({pending},{index},{face_ev}).")
         games += 1
         pending += 1
         if pending == CHUNK_SIZE:
@@ -103,10 +98,56 @@ def batch_stats(lines: Iterable[str], source: str) -> BatchStats:
     return BatchStats(games, errors, decided, round(decided / games, 6) if games else 0.0, homes)
 
 
+#: What stats reads of a player's report: name, home, total, region bonus,
+#: net bonus, face EV.
+PlayerFigures = tuple[str, str, int, int, int, int]
+
+
+def _report(value: object) -> tuple[list[PlayerFigures], set[str]] | None:
+    """A batch report's players and winners; None for an error line
+    (``{"line": n, "error": "..."}``); anything else batch never writes is
+    a ValueError saying what is wrong."""
+    if not isinstance(value, dict):
+        raise ValueError(f"a JSON object, not {type(value).__name__}")
+    if "error" in value:
+        if not isinstance(value["error"], str):
+            raise ValueError("error is not text")
+        return None
+    for key in ("players", "winners"):
+        if key not in value:
+            raise ValueError(f"no {quote(key)}")
+    players, winners = value["players"], value["winners"]
+    if not isinstance(players, list) or not players:
+        raise ValueError("players is not a list of players")
+    if not isinstance(winners, list) or not all(isinstance(w, str) for w in winners):
+        raise ValueError("winners is not a list of names")
+    read: list[PlayerFigures] = []
+    for player in players:
+        if not isinstance(player, dict):
+            raise ValueError("a player is not a JSON object")
+        name, home = player.get("name"), player.get("home")
+        if not isinstance(name, str):
+            raise ValueError(f"a player's name is not text: {quote(name)}")
+        if not isinstance(home, str) or not home or text_problem(home) is not None:
+            raise ValueError(f"home is not a state id: {quote(home)}")
+        figures = (_figure(player, key) for key in FIGURES)
+        read.append((name, home, *figures))
+    names = {player[0] for player in read}
+    if not set(winners) <= names:
+        strangers = ", ".join(quote(w, 20) for w in sorted(set(winners) - names))
+        raise ValueError(f"winners [{strangers}] are not players")
+    return read, set(winners)
+
+
+FIGURES = ("total", "region_bonus", "net_bonus", "face_ev")
+
+
 def _figure(player: dict, key: str) -> int:
+    if key not in player:
+        raise ValueError(f"a player has no {quote(key)}")
     value = player[key]
     if isinstance(value, bool) or not isinstance(value, int) or abs(value) > _LIMIT:
-        raise ValueError(f"{key} is not a whole number: {value!r}")
+        raise ValueError(f"{key} is not a whole number: {quote(value)}")
     return value
 
 

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from evlogic.engine import score_game
-from evlogic.errors import InputError
+from evlogic.errors import InputError, quote
 from evlogic.games import GAME_KEYS, game_from_document
 from evlogic.report import PlayerScore, ScoreReport
 from evlogic.resources import examples_dir
@@ -36,35 +36,70 @@ class ScenarioResult:
     file: str
     passed: bool
     failures: list[Failure] = field(default_factory=list)
+    error: str | None = None  # the scenario could not be read or scored
 
     def to_dict(self) -> dict[str, object]:
         return {
             "file": self.file,
             "passed": self.passed,
             "failures": [asdict(f) for f in self.failures],
+            "error": self.error,
         }
 
 
-def scenario_files(paths: Iterable[str]) -> Iterator[tuple[str, Path]]:
-    """Files named, and the game files with ``expect:`` inside directories named."""
+def verify_paths(paths: Iterable[str], rules: RuleSet | None = None) -> list[ScenarioResult]:
+    """Verify the files named and the scenarios in the directories named.
+
+    A scenario that cannot be read or scored fails, with its error; so does
+    a YAML file in a directory that cannot be read at all (it may have been
+    a scenario).  A path that does not exist, or a directory with no
+    scenario in it, is an InputError: there would be nothing to verify."""
+    results: list[ScenarioResult] = []
     for name in paths:
         path = Path(name)
         if path.is_dir():
-            for found in sorted(path.rglob("*.yaml")):
-                if _has_expect(found):
-                    yield str(found), found
-        elif path.is_file():
-            yield name, path
+            found = [
+                result
+                for file in sorted(path.rglob("*.yaml"))
+                if file.is_file()  # not a pipe, a socket or a device: they could block
+                and (result := _verify(str(file), file, rules, named=False)) is not None
+            ]
+            if not found:
+                raise InputError(name, "no scenarios here (game files with expect:)")
+            results.extend(found)
+        elif path.exists():
+            result = _verify(name, path, rules, named=True)
+            if result is not None:  # (always, for a file named)
+                results.append(result)
         else:
             raise InputError(name, "no such file or directory")
+    return results
 
 
 def default_paths() -> list[str]:
     return [str(examples_dir() / "rulebook")]
 
 
-def verify_file(name: str, path: Path, rules: RuleSet | None = None) -> ScenarioResult:
-    top = read_yaml(path, name)
+def _verify(name: str, path: Path, rules: RuleSet | None, named: bool) -> ScenarioResult | None:
+    """The file's result; None for a file found in a directory that is no
+    scenario (a board, a rule set, a game without expect:)."""
+    try:
+        top = read_yaml(path, name)
+    except InputError as error:
+        return ScenarioResult(name, False, error=str(error))
+    if not named and not (isinstance(top.value, dict) and "expect" in top.value):
+        return None
+    try:
+        return verify_file(name, path, rules, top)
+    except InputError as error:
+        return ScenarioResult(name, False, error=str(error))
+
+
+def verify_file(
+    name: str, path: Path, rules: RuleSet | None = None, top: Field | None = None
+) -> ScenarioResult:
+    """Score one scenario and compare; bad input is an InputError."""
+    top = top or read_yaml(path, name)
     fields = top.fields(*GAME_KEYS, what="a game mapping")
     if "expect" not in fields:
         raise top.error("no expect: key: nothing to verify")
@@ -81,7 +116,7 @@ def _compare(expect: Field, report: ScoreReport) -> Iterator[Failure]:
         for key, figures in parts["players"].entries("a mapping of player names"):
             name = str(key.value)
             if name not in by_name:
-                raise key.error(f"no player named {name!r}{closest(name, by_name)}")
+                raise key.error(f"no player named {quote(name)}{closest(name, by_name)}")
             wanted = figures.fields([], [*NUMBER_FIELDS, *LIST_FIELDS], what="a mapping")
             for figure, value in wanted.items():
                 expected = _expected(figure, value)
@@ -106,11 +141,3 @@ def _actual(figure: str, player: PlayerScore) -> object:
     if figure in LIST_FIELDS:
         return sorted(getattr(player, figure))
     return getattr(player, figure)
-
-
-def _has_expect(path: Path) -> bool:
-    try:
-        value = read_yaml(path).value
-    except InputError:
-        return False
-    return isinstance(value, dict) and "expect" in value

@@ -10,15 +10,28 @@ errors, and :class:`Field` turns "not what we expected" into an
 from __future__ import annotations
 
 import difflib
+import stat
+import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO, ClassVar
 
 import yaml
 
-from evlogic.errors import InputError
+from evlogic.errors import QUOTE_LIMIT, InputError, quote, shortened
 
 _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+#: The largest YAML file (game, board, rule set) evlogic reads.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+#: Longer whole numbers are not read at all (no limit of evlogic is near).
+MAX_DIGITS = 30
+
+_TAG = "tag:yaml.org,2002:"
+#: What a plain scalar may be taken as; anything else (a date, ``=``) is text.
+_IMPLICIT = {_TAG + name for name in ("bool", "null", "int", "float", "merge")}
 
 
 class LineMap(dict):
@@ -38,6 +51,25 @@ class LineList(list):
     raw_items: list[str | None]
 
 
+@dataclass(frozen=True)
+class Unreadable:
+    """A value YAML wrote but evlogic does not read: an explicit tag other
+    than text, number, true/false, null, mapping or list (``!!timestamp``,
+    ``!!binary``, ``!!python/...``), or a tagged value that is not what its
+    tag says (``!!int abc``).  Never an exception while loading: the field
+    that holds it says what it should have been (see :class:`Field`)."""
+
+    tag: str
+    text: str  # the value as written ("" for a mapping or list)
+    reason: str
+    plain: bool = False  # a plain scalar with no tag of its own: text as written
+
+    def describe(self) -> str:
+        tag = self.tag.replace(_TAG, "!!")
+        written = f" {quote(self.text)}" if self.text else ""
+        return f"{tag}{written} ({self.reason})"
+
+
 def _raw(node: yaml.Node) -> str | None:
     """The text of a plain scalar as written (``NO`` stays ``NO``)."""
     if isinstance(node, yaml.ScalarNode) and not node.style:  # libyaml: "" for plain
@@ -46,7 +78,16 @@ def _raw(node: yaml.Node) -> str | None:
 
 
 class _StrictLoader(_BaseLoader):  # type: ignore[misc, valid-type]
-    def construct_line_map(self, node: yaml.MappingNode) -> LineMap:
+    # Plain scalars are text, numbers, true/false or null: never a date.
+    yaml_implicit_resolvers: ClassVar[dict] = {
+        first: [(tag, pattern) for tag, pattern in resolvers if tag in _IMPLICIT]
+        for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()
+    }
+    yaml_constructors: ClassVar[dict] = {}
+
+    def construct_line_map(self, node: yaml.Node) -> LineMap | Unreadable:
+        if not isinstance(node, yaml.MappingNode):
+            return _unreadable(node, "not a mapping")
         written = {id(key) for key, _ in node.value}  # not brought in by a `<<` merge
         self.flatten_mapping(node)
         seen_written: set[str] = set()
@@ -74,16 +115,58 @@ class _StrictLoader(_BaseLoader):  # type: ignore[misc, valid-type]
             )
         return str(node.value)
 
-    def construct_line_list(self, node: yaml.SequenceNode) -> LineList:
+    def construct_line_list(self, node: yaml.Node) -> LineList | Unreadable:
+        if not isinstance(node, yaml.SequenceNode):
+            return _unreadable(node, "not a list")
         result = LineList(self.construct_object(child, deep=True) for child in node.value)
         result.line = node.start_mark.line + 1
         result.item_lines = [child.start_mark.line + 1 for child in node.value]
         result.raw_items = [_raw(child) for child in node.value]
         return result
 
+    def construct_checked_scalar(self, node: yaml.Node) -> object:
+        """Text, a number, true/false or null; whatever cannot be one of them
+        (``!!int abc``, a 5,000-digit number, ``!!str [a]``) is Unreadable."""
+        if not isinstance(node, yaml.ScalarNode):
+            return _unreadable(node, "not a single value")
+        too_long = Unreadable(
+            node.tag,
+            node.value,
+            f"a number of more than {MAX_DIGITS} digits",
+            plain=_raw(node) is not None
+            and self.resolve(yaml.ScalarNode, node.value, (True, False)) == node.tag,
+        )
+        if node.tag == _TAG + "int" and sum(c.isdigit() for c in node.value) > MAX_DIGITS:
+            return too_long  # (Python would refuse to read 4,300 digits)
+        try:
+            value = _SCALARS[node.tag](self, node)
+        except Exception:  # whatever PyYAML raises for a value it cannot build
+            return _unreadable(node, f"not a valid {node.tag.replace(_TAG, '')}")
+        if isinstance(value, int) and abs(value) >= 10**MAX_DIGITS:  # 0x...
+            return too_long
+        return value
 
-_StrictLoader.add_constructor("tag:yaml.org,2002:map", _StrictLoader.construct_line_map)
-_StrictLoader.add_constructor("tag:yaml.org,2002:seq", _StrictLoader.construct_line_list)
+    def construct_unsupported(self, node: yaml.Node) -> Unreadable:
+        return _unreadable(node, "a YAML type evlogic does not read")
+
+
+def _unreadable(node: yaml.Node, reason: str) -> Unreadable:
+    text = node.value if isinstance(node, yaml.ScalarNode) else ""
+    return Unreadable(str(node.tag), str(text), reason)
+
+
+_SCALARS = {
+    _TAG + "str": yaml.constructor.SafeConstructor.construct_yaml_str,
+    _TAG + "int": yaml.constructor.SafeConstructor.construct_yaml_int,
+    _TAG + "float": yaml.constructor.SafeConstructor.construct_yaml_float,
+    _TAG + "bool": yaml.constructor.SafeConstructor.construct_yaml_bool,
+    _TAG + "null": yaml.constructor.SafeConstructor.construct_yaml_null,
+}
+_StrictLoader.add_constructor(_TAG + "map", _StrictLoader.construct_line_map)
+_StrictLoader.add_constructor(_TAG + "seq", _StrictLoader.construct_line_list)
+for _tag in _SCALARS:
+    _StrictLoader.add_constructor(_tag, _StrictLoader.construct_checked_scalar)
+_StrictLoader.add_constructor(None, _StrictLoader.construct_unsupported)
 
 
 class _DuplicateKey(Exception):
@@ -98,7 +181,7 @@ def parse_yaml(text: str, source: str) -> object:
     except _DuplicateKey as dup:
         raise InputError(
             source,
-            f"duplicate key {dup.key!r} (first on line {dup.first})",
+            f"duplicate key {quote(dup.key)} (first on line {dup.first})",
             line=dup.line,
         ) from None
     except yaml.MarkedYAMLError as exc:
@@ -115,15 +198,47 @@ def parse_yaml(text: str, source: str) -> object:
 def read_yaml(path: Path, source: str | None = None) -> Field:
     """Read a YAML file into a top-level :class:`Field`."""
     name = source or str(path)
+    return yaml_document(utf8_text(read_file(path, name), name), name)
+
+
+def read_file(path: Path, source: str, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a file, at most ``limit`` of them (more is an InputError).
+
+    A regular file, a pipe (``<(cmd)``) or a character device (``/dev/stdin``)
+    is read, and reading stops at the limit (``/dev/zero`` ends there); a
+    directory, a socket or a block device is refused."""
     try:
-        data = path.read_bytes()
+        mode = path.stat().st_mode
     except FileNotFoundError:
-        raise InputError(name, "no such file") from None
-    except IsADirectoryError:
-        raise InputError(name, "is a directory, not a file") from None
+        raise InputError(source, "no such file") from None
+    except ValueError:  # a NUL byte in the path
+        raise InputError(source, "no such file (the name has a NUL byte)") from None
     except OSError as exc:
-        raise InputError(name, f"cannot read: {exc.strerror}") from None
-    return yaml_document(utf8_text(data, name), name)
+        raise InputError(source, f"cannot read: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(mode):
+        raise InputError(source, "is a directory, not a file")
+    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):
+        raise InputError(source, "is not a regular file")
+    try:
+        with path.open("rb") as stream:
+            return read_stream(stream, source, limit)
+    except OSError as exc:
+        raise InputError(source, f"cannot read: {exc.strerror or exc}") from None
+
+
+def read_stream(stream: BinaryIO, source: str, limit: int = MAX_FILE_BYTES) -> bytes:
+    """Everything a binary stream holds, up to ``limit`` bytes (more is an InputError)."""
+    try:
+        data = stream.read(limit + 1)
+    except OSError as exc:
+        raise InputError(source, f"cannot read: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise InputError(source, f"larger than {_size(limit)}, the most evlogic reads")
+    return data
+
+
+def _size(limit: int) -> str:
+    return f"{limit // 2**20} MiB" if limit % 2**20 == 0 else f"{limit} bytes"
 
 
 def utf8_text(data: bytes, source: str) -> str:
@@ -157,7 +272,7 @@ def closest(word: str, choices: Iterable[str]) -> str:
     for choice in choices:
         by_folded.setdefault(choice.casefold(), choice)
     matches = difflib.get_close_matches(word.casefold(), list(by_folded), n=1, cutoff=0.6)
-    return f" (did you mean {by_folded[matches[0]]!r}?)" if matches else ""
+    return f" (did you mean {quote(by_folded[matches[0]])}?)" if matches else ""
 
 
 def _type_name(value: object) -> str:
@@ -173,7 +288,27 @@ def _type_name(value: object) -> str:
         return "a mapping"
     if isinstance(value, list):
         return "a list"
+    if isinstance(value, Unreadable):
+        return value.describe()
     return type(value).__name__
+
+
+def text_problem(text: str) -> str | None:
+    """Why ``text`` cannot be an id or a name, or None: it may not hold a
+    control character (a newline, a tab, NUL, ...), a line or paragraph
+    separator, a lone surrogate (which a JSON escape can make) or U+FFFE or
+    U+FFFF; XML (diagrams) and one-line output could not hold them."""
+    if text.isprintable():  # the usual case, checked fast
+        return None
+    for char in text:
+        category = unicodedata.category(char)
+        if category == "Cs":
+            return "a lone surrogate (like \\udcff)"
+        if category in ("Zl", "Zp"):
+            return f"a line break ({repr(char)[1:-1]})"
+        if category == "Cc" or char in "\ufffe\uffff":
+            return f"a control character ({repr(char)[1:-1]})"
+    return None
 
 
 @dataclass(frozen=True)
@@ -210,7 +345,7 @@ class Field:
         for key, value in self.value.items():
             line = key_lines.get(key)
             key_field = self._child(self.path, key, line, None)
-            name = str(key)
+            name = shortened(str(key), QUOTE_LIMIT)
             child_path = f"{self.path}.{name}" if self.path else name
             value_line = getattr(value, "line", None) if isinstance(value, (dict, list)) else None
             yield key_field, self._child(child_path, value, value_line or line, raw_values.get(key))
@@ -226,11 +361,11 @@ class Field:
             key = key_field.value
             if key not in known:
                 hint = closest(str(key), known) or f" (known: {', '.join(known)})"
-                raise key_field.error(f"unknown key {key!r}{hint}")
+                raise key_field.error(f"unknown key {quote(key)}{hint}")
             found[key] = value_field
         for key in required:
             if key not in found:
-                raise self.error(f"missing key {key!r}")
+                raise self.error(f"missing key {quote(key)}")
         return found
 
     def items(self, what: str = "a list") -> list[Field]:
@@ -257,20 +392,26 @@ class Field:
             text = self.value
         elif self.raw is not None and isinstance(self.value, (bool, int, float)):
             text = self.raw
+        elif isinstance(self.value, Unreadable) and self.value.plain:
+            text = self.value.text
         else:
             raise self.error(f"must be {what}, not {_type_name(self.value)}")
         if not text.strip():
             raise self.error(f"must be {what}, not empty")
-        if not is_unicode(text):
-            raise self.error(f"must be {what}, not text with a lone surrogate (like \\udcff)")
+        problem = text_problem(text)
+        if problem is not None:
+            raise self.error(f"must be {what}, not text with {problem}: {quote(text)}")
         return text
 
     def integer(self, minimum: int, maximum: int, what: str = "a whole number") -> int:
         value = self.value
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.error(f"must be {what}, not {_type_name(value)} ({self.raw or value!r})")
+            scalar = isinstance(value, (str, int, float))
+            written = f" ({quote(self.raw or value)})" if scalar else ""
+            raise self.error(f"must be {what}, not {_type_name(value)}{written}")
         if not minimum <= value <= maximum:
-            raise self.error(f"must be {what} between {minimum} and {maximum}, not {value}")
+            shown = shortened(str(value), 40)
+            raise self.error(f"must be {what} between {minimum} and {maximum}, not {shown}")
         return value
 
     def flag(self) -> bool:

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from conftest import board_dict, run_subprocess
+from conftest import RULEBOOK, board_dict, run_subprocess
+
+RULEBOOK_FULL = RULEBOOK / "full-example.yaml"
 
 
 def expect_error(cli, game, *fragments: str, source: str | None = None) -> str:
@@ -276,3 +283,414 @@ def test_the_board_command_lists_ids_names_ev_swing_and_neighbors(cli):
     document = cli("board", "usa", "--format", "json").json()
     assert document["states"]["KY"]["neighbors"] == ["IN", "MO", "TN", "VA", "WV"]
     assert cli("board", "nowhere").code == 2
+
+
+# --- issue 10: one line, exit 2, for every bad input ---------------------------
+
+
+def one_line_error(result, *fragments: str) -> str:
+    """Exit 2, nothing on stdout, exactly one line on stderr with no traceback
+    and no control character; returns the line."""
+    assert result.code == 2, (result.code, result.err)
+    assert "Traceback" not in result.err
+    assert result.err.endswith("\n") and result.err.count("\n") == 1, result.err
+    line = result.err[:-1]
+    assert line.startswith("evlogic: error: ") and line.isprintable(), line
+    for fragment in fragments:
+        assert fragment in line, line
+    return line
+
+
+# Values PyYAML cannot construct (or that evlogic never reads), in a field of
+# each kind of file: an error naming the field, never a traceback.
+UNREADABLE = {
+    "impossible date": "2001-02-30",
+    "5,000 digits": "9" * 5000,
+    "hex beyond reason": "0x" + "f" * 5000,
+    "tagged int": "!!int abc",
+    "tagged float": "!!float abc",
+    "tagged bool": "!!bool maybe",
+    "tagged timestamp": "!!timestamp x",
+    "binary": '!!binary "@@@"',
+    "python name": "!!python/name:os.system",
+    "python object": "!!python/object/apply:os.system [ls]",
+    "set": "!!set {a}",
+    "ordered map": "!!omap [a: 1]",
+    "custom tag": "!thing x",
+    "str of a list": "!!str [a]",
+    "map of a scalar": "!!map x",
+    "nan": ".nan",
+    "infinity": ".inf",
+    "huge exponent": "1e99999",
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNREADABLE))
+def test_unreadable_values_in_a_board(cli, tmp_path, monkeypatch, case):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "board.yaml").write_text(f"states:\n  A: {{ev: {UNREADABLE[case]} }}\n")
+    (tmp_path / "game.yaml").write_text("board: board.yaml\nplayers: [{name: x, home: A}]\n")
+    one_line_error(cli("score", "game.yaml"), "board.yaml: line 2: states.A.ev: must be")
+
+
+@pytest.mark.parametrize("case", sorted(UNREADABLE))
+def test_unreadable_values_in_a_rule_set(cli, tmp_path, case):
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(f"extends: standard\ntiers: {{3: 15, 4: {UNREADABLE[case]} }}\n")
+    one_line_error(cli("score", "--rules", rules), "line 2: tiers.4: must be a bonus")
+
+
+@pytest.mark.parametrize(
+    "case", ["tagged int", "tagged timestamp", "binary", "python name", "set", "str of a list"]
+)
+def test_unreadable_values_in_a_game(cli, tmp_path, case):
+    game = tmp_path / "game.yaml"
+    game.write_text(f"board: usa\nplayers: [{{name: {UNREADABLE[case]} , home: KY}}]\n")
+    one_line_error(cli("score", game), "line 2: players[0].name: must be a player name, not !!")
+
+
+def test_dates_and_long_numbers_written_plainly_are_text(cli, tmp_path):
+    game = tmp_path / "game.yaml"
+    game.write_text(
+        f"board: usa\nplayers: [{{name: 2001-02-30, home: KY}}, {{name: {'9' * 50}, home: OH}}]\n"
+    )
+    names = [player["name"] for player in cli("score", game, "--format", "json").json()["players"]]
+    assert names == ["2001-02-30", "9" * 50]
+
+
+@pytest.mark.parametrize("key", ["³", "٣", "1_0", "99999999999999999999999999999999"])
+def test_tier_sizes_are_plain_whole_numbers(cli, tmp_path, key):
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(f"extends: standard\ntiers: {{{key}: 4}}\n")
+    one_line_error(cli("score", "--rules", rules), "line 2: tiers: must be a region size")
+
+
+# Closed and full streams: one line (when standard error is open), exit 2;
+# a reader that went away (| head): exit 1, silently.
+
+
+def shell(command: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    python = f"{sys.executable} -m evlogic"
+    return subprocess.run(
+        ["sh", "-c", command.replace("EVLOGIC", python)],
+        input=stdin,
+        capture_output=True,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        ("EVLOGIC score > /dev/full", "<stdout>: cannot write: No space left on device"),
+        ("EVLOGIC score --format json >&-", "<stdout>: cannot write: standard output is closed"),
+        ("EVLOGIC verify >&-", "<stdout>: cannot write"),
+        ("EVLOGIC sample --board usa --players 2 --count 5 > /dev/full", "<stdout>: cannot write"),
+        ("EVLOGIC score - <&-", "<stdin>: standard input is closed"),
+        ("EVLOGIC stats - <&-", "<stdin>: standard input is closed"),
+        ("EVLOGIC batch - <&-", "<stdin>: standard input is closed"),
+    ],
+)
+def test_closed_and_full_streams(command, message):
+    done = shell(command)
+    assert done.returncode == 2
+    err = done.stderr.decode()
+    assert err == f"evlogic: error: {message}\n" or (
+        err.startswith(f"evlogic: error: {message}") and err.count("\n") == 1
+    ), err
+
+
+def test_closed_standard_error_still_exits_2():
+    done = shell("EVLOGIC score nope.yaml 2>&-")
+    assert done.returncode == 2 and done.stdout == b"" and done.stderr == b""
+
+
+def test_closed_standard_output_and_error_together():
+    done = shell("EVLOGIC score >&- 2>&-")
+    assert done.returncode == 2
+
+
+def test_a_reader_that_goes_away_is_exit_1_and_silent():
+    done = shell(
+        "EVLOGIC sample --board usa --players 4 --count 20000 | head -c 10 >/dev/null; "
+        "exit ${PIPESTATUS:-0}"
+    )
+    assert done.stderr == b""  # no traceback, no "Exception ignored"
+
+
+def test_a_file_opened_while_standard_error_is_closed_gets_no_stray_output(tmp_path):
+    out = tmp_path / "out.svg"
+    done = shell(f"EVLOGIC diagram {RULEBOOK_FULL} --player You -o {out} 2>&-")
+    assert done.returncode == 0
+    assert out.read_text().startswith("<svg") and "wrote" not in out.read_text()
+
+
+# Size limits: files and lines are read up to a limit, then refused.
+
+
+def test_an_endless_file_is_refused_at_the_limit(cli):
+    one_line_error(cli("score", "/dev/zero"), "/dev/zero: larger than 64 MiB")
+
+
+def test_an_endless_standard_input_is_refused_at_the_limit():
+    done = shell("head -c 70000000 /dev/zero | EVLOGIC score -")
+    assert done.returncode == 2
+    assert done.stderr == b"evlogic: error: <stdin>: larger than 64 MiB, the most evlogic reads\n"
+
+
+def test_a_named_pipe_is_read(tmp_path):
+    fifo = tmp_path / "game.yaml"
+    os.mkfifo(fifo)
+    done = shell(f"cat {RULEBOOK_FULL} > {fifo} & EVLOGIC score {fifo} --format json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["winners"] == ["Rival"]
+
+
+def test_directories_and_devices_are_refused(cli, tmp_path):
+    one_line_error(cli("score", tmp_path), "is a directory")
+    one_line_error(cli("stats", "/dev/zero"), "not a regular file")
+
+
+def test_a_json_line_longer_than_the_limit(cli, tmp_path):
+    reports = tmp_path / "out.jsonl"
+    reports.write_text('{"line": 1, "error": "x"}\n' + "x" * (2 * 1024 * 1024) + "\n")
+    one_line_error(cli("stats", reports), "line 2: line longer than 1 MiB")
+
+
+def test_an_endless_json_line_stops_the_reading(tmp_path):
+    done = shell("EVLOGIC stats - < /dev/zero")
+    assert done.returncode == 2
+    assert b"line 1: line longer than 64 MiB: stopped reading" in done.stderr
+
+
+# User text in errors: always one line, escaped, and at most a short quote.
+
+USER_TEXT = st.text(st.characters(codec="utf-8"), min_size=1, max_size=300) | st.text(
+    st.sampled_from("\n\r\t\x00\x1b\x7f\x85\u2028\u2029\ufeffab' \"\\:"), min_size=1
+)
+
+
+def _yaml_text(text: str) -> str:
+    """Any text as a YAML double-quoted scalar."""
+    return json.dumps(text)
+
+
+def _assert_short_quotes(line: str, text: str) -> None:
+    """No more than 80 characters of ``text`` appear in the error in a row."""
+    for start in range(0, max(0, len(text) - 80)):
+        assert text[start : start + 81] not in line
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(text=USER_TEXT)
+def test_any_text_as_an_unknown_key_is_one_short_line(cli, tmp_path, text):
+    game = tmp_path / "game.yaml"
+    game.write_text(f"board: usa\n{_yaml_text(text)}: 1\nplayers: [{{name: x, home: KY}}]\n")
+    result = cli("score", game)
+    if result.code == 0:  # the text was a known key
+        return
+    _assert_short_quotes(one_line_error(result), text)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(text=USER_TEXT, position=st.sampled_from(["home", "state", "board", "rules", "twice"]))
+def test_any_text_in_a_game_is_one_short_line(cli, tmp_path, text, position):
+    quoted = _yaml_text(text)
+    home, states, board, rules, second = quoted, "[]", "usa", "standard", "OH"
+    if position == "state":
+        home, states = "KY", f"[{quoted}]"
+    elif position == "board":
+        home, board = "KY", quoted
+    elif position == "rules":
+        home, rules = "KY", quoted
+    elif position == "twice":  # the name, quoted by "is used twice"
+        home, second = "KY", "OH, name: " + quoted
+    game = tmp_path / "game.yaml"
+    game.write_text(
+        f"board: {board}\nrules: {rules}\nplayers:\n  - {{name: {quoted}, home: {home}, "
+        f"states: {states}}}\n  - {{home: {second}, name: {quoted}}}\n"
+    )
+    result = cli("score", game)
+    _assert_short_quotes(one_line_error(result), text)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(text=USER_TEXT)
+def test_any_text_as_a_state_id_or_option_is_one_short_line(cli, tmp_path, text):
+    board = tmp_path / "board.yaml"
+    board.write_text(f"states:\n  {_yaml_text(text)}: {{ev: 1, neighbors: [B]}}\n  B: {{ev: 1}}\n")
+    _assert_short_quotes(one_line_error(cli("board-report", board)), text)
+    one_line_error(cli("explain", RULEBOOK_FULL, "--player", text + "!"))
+    one_line_error(cli("score", tmp_path / "missing" / text))
+
+
+def test_a_newline_in_a_file_name_stays_on_one_line(cli, tmp_path):
+    line = one_line_error(cli("score", tmp_path / "a\nb.yaml"), "no such file")
+    assert "a\\nb.yaml" in line
+
+
+def test_a_board_of_other_content_is_quoted_only_briefly(cli, tmp_path):
+    """`board: /etc/shadow` must not print the file's first line."""
+    secret = "root:" + "$6$" + "s" * 200 + ":19000:0:99999:7:::"
+    (tmp_path / "shadow").write_text(f"{secret}: 1\n")
+    game = tmp_path / "game.yaml"
+    game.write_text(f"board: {tmp_path / 'shadow'}/\nplayers: [{{name: x, home: KY}}]\n")
+    one_line_error(cli("score", game), "board")
+    game.write_text(f"board: {tmp_path / 'shadow'}\nplayers: [{{name: x, home: KY}}]\n")
+    (tmp_path / "shadow.yaml").write_text(f"{secret}: 1\n")
+    game.write_text("board: shadow.yaml\nplayers: [{name: x, home: KY}]\n")
+    line = one_line_error(cli("score", game), "unknown key")
+    _assert_short_quotes(line, secret)
+
+
+# Control characters in ids and names are refused where they are read.
+
+
+@pytest.mark.parametrize("char", ["\x00", "\x01", "\n", "\t", "\x7f", "\x85", "\u2028", "\ufffe"])
+def test_control_characters_in_ids_and_names_are_refused(cli, tmp_path, monkeypatch, char):
+    monkeypatch.chdir(tmp_path)
+    text = _yaml_text(f"A{char}B")
+    (tmp_path / "board.yaml").write_text(f"states:\n  {text}: {{ev: 1}}\n  C: {{ev: 1}}\n")
+    (tmp_path / "game.yaml").write_text("board: board.yaml\nplayers: [{name: x, home: C}]\n")
+    one_line_error(cli("score", "game.yaml"), "board.yaml: line 2: states: must be a state id")
+    (tmp_path / "game.yaml").write_text(f"board: usa\nplayers: [{{name: {text}, home: KY}}]\n")
+    one_line_error(cli("diagram", "game.yaml", "--player", "x"), "players[0].name: must be")
+
+
+def test_emoji_and_accents_are_fine_in_names(cli, write_game):
+    board = board_dict([("H", "A")])
+    name = "Zoë 👩‍👩‍👧"  # a zero-width joiner is no control character
+    report = cli("score", write_game(board, [{"name": name, "home": "H"}]), "--format", "json")
+    assert report.json()["winners"] == [name]
+
+
+# verify: broken scenarios fail, pipes are skipped, nothing found is an error.
+
+
+def test_verify_lists_a_broken_scenario_as_failed(tmp_path):
+    good = RULEBOOK_FULL.read_text()
+    (tmp_path / "good.yaml").write_text(good)
+    (tmp_path / "syntax.yaml").write_text("board: usa\nexpect: {}\nplayers: [\n")
+    (tmp_path / "date.yaml").write_text(good.replace("board: usa", "board: 2001-02-30"))
+    os.mkfifo(tmp_path / "pipe.yaml")  # reading it would block
+    done = run_subprocess("verify", tmp_path, "--format", "json")
+    assert done.code == 2
+    results = {Path(s["file"]).name: s for s in json.loads(done.out)["scenarios"]}
+    assert set(results) == {"good.yaml", "syntax.yaml", "date.yaml"}
+    assert results["good.yaml"]["passed"] and results["good.yaml"]["error"] is None
+    assert not results["syntax.yaml"]["passed"]
+    assert "line 4: YAML syntax error" in results["syntax.yaml"]["error"]
+    assert "no bundled board '2001-02-30'" in results["date.yaml"]["error"]
+    assert done.err.count("\n") == 2 and "Traceback" not in done.err
+
+
+def test_verify_finds_nothing_is_an_error(cli, tmp_path):
+    (tmp_path / "board.yaml").write_text("states:\n  A: {ev: 1}\n")
+    one_line_error(cli("verify", tmp_path), "no scenarios here")
+
+
+def test_verify_counts_one_scenario(cli):
+    assert cli("verify", RULEBOOK_FULL).out.endswith("\n1 scenario: 1 passed, 0 failed\n")
+
+
+# Sums beyond 32 bits are errors naming the rule set.
+
+
+def _rule_set(tmp_path: Path, program: str, extra: str = "") -> Path:
+    (tmp_path / "big.lp").write_text(program)
+    rules = tmp_path / "big.yaml"
+    rules.write_text(f"name: big\nextends: standard\nprograms: [big.lp]\n{extra}")
+    return rules
+
+
+@pytest.mark.parametrize("value", [2_000_000_000, -2_000_000_000])
+def test_totals_beyond_32_bits_are_errors(cli, tmp_path, value):
+    rules = _rule_set(
+        tmp_path,
+        f"face_value(G, P, extra1, {value}) :- home(G, P, _).\n"
+        f"face_value(G, P, extra2, {value}) :- home(G, P, _).\n",
+    )
+    for command in (("score",), ("explain", RULEBOOK_FULL, "--player", "You")):
+        line = one_line_error(cli(*command, "--rules", rules), "big.lp: rule set 'big'")
+        assert "passes 2^31" in line
+
+
+def test_a_total_just_within_32_bits_is_reported(cli, tmp_path):
+    rules = _rule_set(tmp_path, "face_value(G, P, extra, 2000000000) :- home(G, P, _).\n")
+    report = cli("score", "--rules", rules, "--format", "json").json()
+    assert report["players"][0]["total"] == 2_000_000_000 + 39
+
+
+def test_a_siege_penalty_beyond_32_bits_is_an_error(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    count = 2200  # 2,200 siege states x 1,000,000 > 2^31
+    leaves = [f"S{i}" for i in range(count)]
+    board = {"states": {"H": {"ev": 1, "neighbors": leaves}}}
+    board["states"].update({leaf: {"ev": 1, "neighbors": ["H"]} for leaf in leaves})
+    (tmp_path / "board.yaml").write_text(json.dumps(board))
+    players = [{"name": "A", "home": "H"}, {"name": "B", "home": "S0", "states": leaves[1:]}]
+    (tmp_path / "game.yaml").write_text(json.dumps({"board": "board.yaml", "players": players}))
+    (tmp_path / "rules.yaml").write_text("name: harsh\nextends: standard\nsiege_penalty: 1000000\n")
+    one_line_error(
+        cli("score", "game.yaml", "--rules", "rules.yaml"), "rules.yaml: rule set 'harsh'"
+    )
+    assert cli("score", "game.yaml").code == 0  # a penalty of 10 is fine
+
+
+# stats: every line is a batch report or an error line.
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '"error"',
+        '["error"]',
+        "1",
+        "null",
+        "{}",
+        '{"error": 1}',
+        '{"players": "ab", "winners": []}',
+        '{"players": [1], "winners": []}',
+        '{"players": [{"name": "a", "home": "KY"}], "winners": ["a"]}',
+        '{"players": [{"name": "a", "home": "K\\nY", "total": 1, "region_bonus": 0, '
+        '"net_bonus": 0, "face_ev": 1}], "winners": ["a"]}',
+        "[" * 100_000 + "]" * 100_000,
+        "9" * 5000,
+    ],
+)
+def test_stats_refuses_lines_batch_never_writes(cli, tmp_path, line):
+    reports = tmp_path / "out.jsonl"
+    reports.write_text('{"line": 1, "error": "fine"}\n' + line + "\n")
+    one_line_error(cli("stats", reports), f"{reports}: line 2: not a batch report (")
+
+
+# Numeric options out of range.
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ("check", "bonus-bounds", "--timeout", "1e17"),
+        ("check", "bonus-bounds", "--timeout", "nan"),
+        ("check", "bonus-bounds", "--timeout", "inf"),
+        ("check", "bonus-bounds", "--timeout", "-1"),
+        ("check", "bonus-bounds", "--players", "0"),
+        ("check", "bonus-bounds", "--max-states", "0"),
+        ("diff", "--rules", "standard", "--rules", "standard", "--timeout", "0"),
+        ("diff", "--rules", "standard", "--rules", "standard", "--players", "-1"),
+        ("batch", "-", "--jobs", "0"),
+        ("batch", "-", "--jobs", "100000"),
+        ("sample", "--board", "usa", "--players", "0", "--count", "1"),
+        ("sample", "--board", "usa", "--players", "2", "--count", "-1"),
+        ("sample", "--board", "usa", "--players", "2", "--count", "1", "--seed", "9" * 5000),
+        ("score", "--format", "x\ny"),
+    ],
+)
+def test_options_out_of_range(cli, arguments):
+    one_line_error(cli(*arguments))

@@ -230,3 +230,27 @@ def test_the_server_refuses_a_bad_start_up_in_one_line(tmp_path: Path):
     assert result.code == 2
     [line] = result.err.splitlines()
     assert line.startswith("evlogic: error: --board: board file 'nowhere.yaml' not found")
+
+
+def test_a_host_beyond_this_machine_is_warned_about(tmp_path):
+    """Any host but loopback prints one warning line before serving."""
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "evlogic", "serve", "--host", "0.0.0.0", "--port", str(port)],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        first = process.stderr.readline()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    assert first == (
+        "evlogic: warning: serving on 0.0.0.0: anyone on that network can use this server\n"
+    )
