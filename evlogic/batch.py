@@ -182,13 +182,13 @@ def _rule_set(top: Field, value: object, options: BatchOptions) -> RuleSet:
     return rule_set_from_field(top.fields(*LINE_KEYS)["rules"], Path(options.base))
 
 
-def _unreadable(what: str, error: Exception) -> str:
+def _unreadable(what: str, reference: object, error: Exception) -> str:
     """A board or rule set file that fails in a way its reader did not
-    foresee (PyYAML cannot construct a value: a date like 2001-02-30, a tag
-    like ``!!int abc``): worded without quoting the file."""
-    return (
-        f"cannot read the {what} file: it holds a value YAML cannot build ({type(error).__name__})"
-    )
+    foresee: worded without quoting the file (the readers turn what they
+    foresee, a date like 2001-02-30 or a tag like ``!!int abc``, into
+    errors of their own)."""
+    kind = type(error).__name__
+    return f"cannot read the {what} file {reference!r} ({kind})"
 
 
 def _parse(number: int, text: str, options: BatchOptions) -> object:
@@ -227,7 +227,7 @@ def _game(number: int, text: str, options: BatchOptions, boards: dict[str, Board
         message = error.message if error.source == options.source else str(error)
         raise InputError(options.source, message, field="board", line=number) from None
     except Exception as error:
-        message = _unreadable("board", error)
+        message = _unreadable("board", reference, error)
         raise InputError(options.source, message, field="board", line=number) from None
     if options.rules is None and isinstance(value, dict):
         _confine_rules(value.get("rules"), options, number)
@@ -236,7 +236,7 @@ def _game(number: int, text: str, options: BatchOptions, boards: dict[str, Board
     except InputError:
         raise
     except Exception as error:
-        message = _unreadable("rule set", error)
+        message = _unreadable("rule set", value.get("rules") or options.rules, error)
         raise InputError(options.source, message, field="rules", line=number) from None
     # Clean lines take the quick path; anything unusual, the careful one,
     # which says exactly what is wrong.

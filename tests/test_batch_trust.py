@@ -66,11 +66,10 @@ def with_bad(tmp_path: Path, bad: dict[int, str], total: int = 7) -> Path:
 
 def yaml_kinds(tmp_path: Path) -> dict[str, str]:
     """Board and rule set files PyYAML cannot build a value of."""
-    usa = USA.read_text()
-    (tmp_path / "bad-date.yaml").write_text("name: 2001-02-30\n" + usa.replace("name:", "# ", 1))
-    (tmp_path / "bad-int.yaml").write_text("name: x\nstates: !!int abc\n")
+    (tmp_path / "bad-date.yaml").write_text("states:\n  KY: {ev: 2001-02-30}\n")
+    (tmp_path / "bad-int.yaml").write_text("states:\n  KY: {ev: !!int abc}\n")
     (tmp_path / "bad-time.yaml").write_text("name: x\nstates: !!timestamp x\n")
-    (tmp_path / "date-rules.yaml").write_text("name: 2001-02-30\nextends: standard\n")
+    (tmp_path / "date-rules.yaml").write_text("extends: standard\nsiege_penalty: 2001-02-30\n")
     return {
         "bad-date board": one_player("bad-date.yaml"),
         "!!int board": one_player("bad-int.yaml"),
@@ -84,10 +83,10 @@ def yaml_kinds(tmp_path: Path) -> dict[str, str]:
     [
         ("nested 100,000 deep", "invalid JSON: nested too deeply"),
         ("5,000-digit integer", "invalid JSON: a number with more than"),
-        ("bad-date board", "board: cannot read the board file"),
-        ("!!int board", "board: cannot read the board file"),
-        ("!!timestamp board", "board: cannot read the board file"),
-        ("bad-date rules", "rules: cannot read the rule set file"),
+        ("bad-date board", "bad-date.yaml"),
+        ("!!int board", "bad-int.yaml"),
+        ("!!timestamp board", "bad-time.yaml"),
+        ("bad-date rules", "date-rules.yaml"),
     ],
 )
 def test_a_line_that_breaks_scoring_is_its_error_in_place(cli, tmp_path, kind, phrase):
@@ -106,6 +105,24 @@ def test_a_line_that_breaks_scoring_is_its_error_in_place(cli, tmp_path, kind, p
     failed = run_batch(games.read_text().splitlines(), out, BatchOptions("g", None, str(tmp_path)))
     assert failed == 2
     check_in_place(out.getvalue(), {2: phrase, 5: phrase}, 7)
+
+
+def test_a_board_file_that_fails_unforeseen_is_that_line_s_error(tmp_path, monkeypatch):
+    """Whatever a reader did not foresee is the line's error, naming the file."""
+
+    def broken(path, source=None):
+        if Path(path).name == "b.yaml":
+            raise ValueError("day is out of range for month")
+        return load_board(path, source)
+
+    monkeypatch.setattr("evlogic.batch.load_board", broken)
+    (tmp_path / "b.yaml").write_text("states: {}\n")
+    out = io.StringIO()
+    lines = [one_player("b.yaml"), good_lines(1)[0]]
+    assert run_batch(lines, out, BatchOptions("g", None, str(tmp_path))) == 1
+    reports = check_in_place(out.getvalue(), {1: "cannot read the board file 'b.yaml'"}, 2)
+    expected = "g: line 1: board: cannot read the board file 'b.yaml' (ValueError)"
+    assert reports[0]["error"] == expected
 
 
 def test_a_grounding_that_runs_out_of_memory_is_that_line_s_error(cli, tmp_path):
@@ -364,12 +381,12 @@ def test_the_user_s_own_board_option_may_be_anywhere(cli, tmp_path):
 @pytest.mark.parametrize(
     ("option", "message"),
     [
-        (["--dask", "not a url"], "evlogic: error: --dask: 'not a url' is not a scheduler address"),
-        (["--memory-limit", "10"], "evlogic batch: error: argument --memory-limit: must be"),
-        (["--timeout", "0"], "evlogic batch: error: argument --timeout: must be a number"),
-        (["--timeout", "nan"], "evlogic batch: error: argument --timeout: must be a number"),
-        (["--timeout", "1e17"], "evlogic batch: error: argument --timeout: must be a number"),
-        (["--chunk-size", "0"], "evlogic: error: --chunk-size: must be between 1 and"),
+        (["--dask", "not a url"], "--dask: 'not a url' is not a scheduler address"),
+        (["--memory-limit", "10"], "--memory-limit: must be between 256 and"),
+        (["--timeout", "0"], "--timeout: must be a number of seconds above 0"),
+        (["--timeout", "nan"], "--timeout: must be a number of seconds above 0"),
+        (["--timeout", "1e17"], "--timeout: must be a number of seconds above 0"),
+        (["--chunk-size", "0"], "--chunk-size: must be between 1 and"),
     ],
 )
 def test_bad_batch_options_are_one_line(tmp_path, option, message):
@@ -379,7 +396,7 @@ def test_bad_batch_options_are_one_line(tmp_path, option, message):
     games.write_text(good_lines(1)[0] + "\n")
     result = run_subprocess("batch", games, *option)
     assert result.code == 2 and result.out == ""
-    assert result.err.startswith(message)
+    assert result.err.startswith(f"evlogic: error: {message}")
     assert result.err.count("\n") == 1 and "Traceback" not in result.err
 
 
