@@ -2,8 +2,8 @@
 
 200,000 lines (usa, 4 players, 36 states won, from `evlogic sample`), with a
 bad line every 1,000 of several kinds: JSON nested 100,000 deep, a
-5,000-digit integer, a board file with an impossible date, a board file
-with `!!int abc`, a board outside the input's folder (/etc/passwd), broken
+5,000-digit integer, a board file whose EV is an impossible date, one whose
+EV is `!!int abc`, a board outside the input's folder (/etc/passwd), broken
 JSON, an unknown state; and, rarer because each costs seconds, a rule set
 whose grounding runs out of memory and one that runs past the time limit.
 `--jobs 2`, while a helper thread SIGKILLs a busy worker now and then.
@@ -47,9 +47,8 @@ RARE = 40
 
 def write_folder(folder: Path) -> None:
     """The board and rule set files the bad lines name, beside the input."""
-    usa = (bundled_boards()["usa"]).read_text()
-    (folder / "bad-date.yaml").write_text("name: 2001-02-30\n" + usa.replace("name:", "# ", 1))
-    (folder / "bad-tag.yaml").write_text("name: x\nstates: !!int abc\n")
+    (folder / "bad-date.yaml").write_text("states:\n  KY: {ev: 2001-02-30}\n")
+    (folder / "bad-tag.yaml").write_text("states:\n  KY: {ev: !!int abc}\n")
     (folder / "bomb.lp").write_text("bomb(X, f(X, X + 1, X + 2, X + 3)) :- X = 1..100000000.\n")
     (folder / "bomb.yaml").write_text("name: bomb\nextends: standard\nprograms: [bomb.lp]\n")
     (folder / "slow.lp").write_text(
