@@ -236,7 +236,8 @@ def _game(number: int, text: str, options: BatchOptions, boards: dict[str, Board
     except InputError:
         raise
     except Exception as error:
-        message = _unreadable("rule set", value.get("rules") or options.rules, error)
+        named = value.get("rules") if isinstance(value, dict) else None
+        message = _unreadable("rule set", options.rules or named, error)
         raise InputError(options.source, message, field="rules", line=number) from None
     # Clean lines take the quick path; anything unusual, the careful one,
     # which says exactly what is wrong.
