@@ -763,6 +763,12 @@ def run_sample(args: argparse.Namespace) -> int:
     if not 1 <= args.players <= board.game_end:
         raise InputError("--players", f"must be between 1 and {board.game_end} (game_end)")
     reference = _board_reference_for(args.board, args.output)
+    if reference is None:
+        _say(
+            f"evlogic: note: {quote(args.board)} is outside the output's folder, where batch "
+            f"may not read it: the lines name no board; score them with batch --board "
+            f"{quote(args.board)}"
+        )
     with ExitStack() as stack:
         out = sys.stdout if args.output == "-" else stack.enter_context(_open_output(args.output))
         for game in sample_games(board, reference, args.players, args.count, args.seed):
@@ -770,16 +776,22 @@ def run_sample(args: argparse.Namespace) -> int:
     return 0
 
 
-def _board_reference_for(board: str, output: str) -> str:
-    """The board as the lines of ``output`` must name it: batch reads a path
-    relative to its input file, so a path is rewritten relative to where the
-    output goes (standard output: the current folder); a name stays."""
+def _board_reference_for(board: str, output: str) -> str | None:
+    """The board as the lines of ``output`` must name it: a name stays; a
+    path is rewritten relative to the output's folder (standard output: the
+    current folder), which batch reads it from.  None when the board is
+    outside that folder: batch reads no line's file from outside its
+    input's folder (issue 10), so the lines then name no board and batch is
+    given it with --board."""
     field = Field("--board", "", board, None, None)
     path = resolve_board(field, Path.cwd())
     if board in bundled_boards() and not board.endswith((".yaml", ".yml")) and "/" not in board:
         return board
     folder = Path.cwd() if output == "-" else Path(output).resolve().parent
-    return os.path.relpath(path.resolve(), folder)
+    real = Path(os.path.realpath(path))
+    if not real.is_relative_to(os.path.realpath(folder)):
+        return None
+    return os.path.relpath(real, os.path.realpath(folder))
 
 
 def run_stats(args: argparse.Namespace) -> int:
