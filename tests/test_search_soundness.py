@@ -137,8 +137,6 @@ def same_as_brute_force(result, board: dict, players: int, holds, rules: Rules) 
     assert holds(score_position(board["states"], found, 100, rules))  # re-scored: a break
 
 
-@pytest.mark.parametrize("players", [1, 2, 3])
-@pytest.mark.parametrize("name", sorted(PROPERTIES))
 def checked_as_brute_force(
     tmp_path: Path, board: dict, text: str, players: int, name: str, holds, rules: Rules
 ) -> None:
@@ -155,6 +153,8 @@ def checked_as_brute_force(
     same_as_brute_force(result, board, players, holds, rules)
 
 
+@pytest.mark.parametrize("players", [1, 2, 3])
+@pytest.mark.parametrize("name", sorted(PROPERTIES))
 def test_every_answer_is_the_brute_force_one(tmp_path, name, players):
     text, holds = PROPERTIES[name]
     board = board_dict(SEARCH_EDGES, ev={"C": 5, "D": 3})
