@@ -920,11 +920,14 @@ def run_schema(args: argparse.Namespace) -> int:
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    import errno
     import socket
 
     from evlogic.web.server import serve
     from evlogic.web.service import Catalog
 
+    if not args.host.strip():  # '' would listen on every address
+        raise InputError("--host", "must be an address, not empty (0.0.0.0 is every address)")
     catalog = Catalog.build(args.game, args.board, args.rules)
     try:  # a port in use is the user's to fix: one line, before uvicorn starts
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
@@ -932,8 +935,12 @@ def run_serve(args: argparse.Namespace) -> int:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind((args.host, args.port))
     except OSError as error:
-        where = f"{args.host}:{args.port}"
-        raise InputError("--port", f"cannot listen on {where}: {error.strerror}") from None
+        # the port's fault only when the address is fine but the port is taken
+        # or reserved; an unknown name or an address not of this machine is the host's
+        option = "--port" if error.errno in (errno.EADDRINUSE, errno.EACCES) else "--host"
+        where = f"{quote(args.host)} port {args.port}"
+        reason = error.strerror or str(error)
+        raise InputError(option, f"cannot listen on {where}: {reason}") from None
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn has shut down and passes it on
         serve(catalog, args.host, args.port, args.request_timeout, args.open)
     print("evlogic: server stopped", file=sys.stderr)
