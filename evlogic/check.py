@@ -16,7 +16,7 @@ from evlogic.boards import Board
 from evlogic.errors import InputError
 from evlogic.resources import bundled_properties, display_path, rules_dir
 from evlogic.rulesets import RuleSet
-from evlogic.search import position_game, search, violation_applies
+from evlogic.search import guard_programs, position_game, search, violation_applies
 from evlogic.solver import read_user_programs
 from evlogic.yamlfile import closest
 
@@ -81,6 +81,7 @@ def check(
         # player 0 no longer stands for every player, so every player is asked.
         every = rules_dir() / "properties" / "every_player" / path.name
         path = every if every.is_file() else path
+    guard_programs([path], list(rules.programs))
     if ("violation", 0) not in read_user_programs([path]).defines:
         raise InputError(
             display_path(path),

@@ -118,30 +118,21 @@ class Applies:
 
 def violation_applies(path: Path) -> Applies:
     """The relaxed copies of the rules of ``path`` (includes followed) that
-    derive violation in the base program, built as syntax trees."""
+    derive violation/0 in the base program, built as syntax trees."""
     rules: list[clingo.ast.AST] = []
-    part = ["base"]
+    base = [True]
 
     def statement(node: clingo.ast.AST) -> None:
         if node.ast_type == clingo.ast.ASTType.Program:
-            part[0] = node.name
-        if node.ast_type != clingo.ast.ASTType.Rule or part[0] != "base":
+            base[0] = node.name == "base" and not node.parameters
+        if node.ast_type != clingo.ast.ASTType.Rule or not base[0]:
             return
-        if "violation" not in str(node.head):
+        if ("violation", 0) not in _head_predicates(node.head):
             return
         location = node.location
-        head = clingo.ast.Literal(
-            location,
-            clingo.ast.Sign.NoSign,
-            clingo.ast.SymbolicAtom(
-                clingo.ast.Function(
-                    location,
-                    APPLIES,
-                    [clingo.ast.SymbolicTerm(location, clingo.Number(len(rules)))],
-                    0,
-                )
-            ),
-        )
+        number = clingo.ast.SymbolicTerm(location, clingo.Number(len(rules)))
+        atom = clingo.ast.SymbolicAtom(clingo.ast.Function(location, APPLIES, [number], 0))
+        head = clingo.ast.Literal(location, clingo.ast.Sign.NoSign, atom)
         body = [
             literal
             for literal in node.body
@@ -153,6 +144,47 @@ def violation_applies(path: Path) -> Applies:
 
     clingo.ast.parse_files([str(path)], statement)
     return Applies(display_path(path), tuple(rules))
+
+
+#: Statements a search cannot take from a property: an #external is never
+#: switched on, an optimisation would fight the search's own, and a part
+#: other than base is never grounded (or is one of the search's own parts).
+PROPERTY_REFUSED = {
+    "external": "an #external, which no search ever switches on",
+    "optimisation": "an optimisation (#minimize, #maximize or a weak constraint), which "
+    "would fight the search's own",
+    "part": "a #program part other than base, which a search never grounds as yours",
+}
+
+#: ... nor from a rule set's programs, whose positions a search must not
+#: narrow (score refuses what a constraint rules out; a search would just
+#: skip those positions and could prove a property by leaving its
+#: counterexamples out) nor choose among (scores would not be the scores).
+RULE_SET_REFUSED = {
+    **PROPERTY_REFUSED,
+    "constraint": "a constraint, which rules positions out: a search would skip them and "
+    "could prove a property by leaving its counterexamples out",
+    "choice": "a choice or disjunction: the scores a search sees would not be the scores",
+}
+
+
+def guard_programs(properties: list[Path], rule_programs: list[Path]) -> None:
+    """Refuse what a search cannot prove soundly over: a statement kind in
+    PROPERTY_REFUSED or RULE_SET_REFUSED, or a name of the search's own
+    (evlogic_*, which would steer the search's bound or probe)."""
+    for programs, refused, whose in (
+        (properties, PROPERTY_REFUSED, "a property"),
+        (rule_programs, RULE_SET_REFUSED, "a rule set's program"),
+    ):
+        read = read_user_programs(programs)
+        found = read.first(*refused)
+        if found is not None:
+            kind, source, line = found
+            raise InputError(source, f"{whose} for check and diff has {refused[kind]}", line=line)
+        reserved = sorted(name for name, _ in read.mentions if name.startswith("evlogic_"))
+        if reserved:
+            source = ", ".join(display_path(path) for path in programs)
+            raise InputError(source, f"{reserved[0]}: names starting evlogic_ are the search's own")
 
 
 def _head_predicates(head: clingo.ast.AST) -> set[tuple[str, int]]:
@@ -287,8 +319,8 @@ def _search(
     facts = (
         rule_facts
         + board_program(board)
-        + f"search_players({players}).\n"
-        + "".join(f"#external limit({k}).\n" for k in range(players, top + 1))
+        + f"evlogic_players({players}).\n"
+        + "".join(f"#external evlogic_limit({k}).\n" for k in range(players, top + 1))
     )
     statements = applies.rules if applies is not None else ()
     control = ground(
@@ -383,7 +415,7 @@ def _smallest_in(
 
 def _any_position(control: clingo.Control, bound: int | None, deadline: float) -> bool | None:
     """Whether any position exists at all (None: no answer by ``deadline``)."""
-    probe = clingo.Function("probe")
+    probe = clingo.Function("evlogic_probe")
     control.assign_external(probe, True)
     _set_bound(control, bound)
     try:
@@ -449,7 +481,7 @@ def _home(home: int) -> tuple[clingo.Symbol, bool]:
 
 def _set_bound(control: clingo.Control, bound: int | None) -> None:
     """At most ``bound`` owned states from now on (None: any number)."""
-    for atom in control.symbolic_atoms.by_signature("limit", 1):
+    for atom in control.symbolic_atoms.by_signature("evlogic_limit", 1):
         if atom.is_external:
             control.assign_external(atom.symbol, atom.symbol.arguments[0].number == bound)
 

@@ -75,28 +75,17 @@ def test_diff_needs_two_rule_sets(cli):
     assert result.code == 2 and "exactly two" in result.err
 
 
-def test_a_rule_set_with_programs_is_compared_for_every_player(cli, tmp_path, search_board):
-    """A rule set program may treat the seats differently (here: player 2
-    gets 5 more): the total diff then compares every player, not only
-    player 0 (rules/diff/total-every-player.lp)."""
-    (tmp_path / "gift.lp").write_text(
-        "face_value(G, 1, gift, 5) :- player(G, 1), rules_of(G, R), param(R, game_end, 40).\n"
-    )
-    (tmp_path / "gift.yaml").write_text(
-        "name: gift\nextends: standard\ngame_end: 40\nprograms: [gift.lp]\n"
+def test_a_rule_set_with_programs_is_refused_not_proved_equivalent(cli, tmp_path, search_board):
+    """Both positions of a diff are grounded together, so a rule set's own
+    program would score both alike (the README's home-bonus.lp: every home
+    worth 5 more would look equivalent to standard): refused, one line."""
+    (tmp_path / "home-bonus.lp").write_text("face_value(G, P, home_bonus, 5) :- home(G, P, _).\n")
+    (tmp_path / "home-bonus.yaml").write_text(
+        "name: home-bonus\nextends: standard\nprograms: [home-bonus.lp]\n"
     )
     result = cli(
-        "diff",
-        "--board",
-        "board.yaml",
-        "--rules",
-        "standard",
-        "--rules",
-        "gift.yaml",
-        "--format",
-        "json",
+        "diff", "--board", "board.yaml", "--rules", "standard", "--rules", "home-bonus.yaml"
     )
-    assert result.code == 1, result.err
-    total = result.json()["total_diff"]
-    assert total["result"] == "differs" and total["smallest"] is True
-    assert sum(1 + len(p["states"]) for p in total["counterexample"]["players"]) == 2
+    assert result.code == 2 and result.out == ""
+    [line] = result.err.splitlines()
+    assert line.startswith("evlogic: error: home-bonus.yaml: diff compares rule sets of numbers")
