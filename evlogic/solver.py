@@ -2,8 +2,9 @@
 
 The scoring programs in ``rules/`` are stratified: grounding already decides
 them and the solver only confirms the single model, so no search happens.
-Grounding is multi-shot in one place: ``rules/region_order.lp`` has a
-``layer(k)`` part, grounded for k = 1, 2, ... while ``grew(k-1)`` holds.
+Grounding is multi-shot in one place: ``rules/region_order.lp`` has
+``frontier(k)`` and ``layer(k)`` parts, grounded (in that order, in two
+calls) for k = 1, 2, ... while ``grew(k-1)`` holds.
 """
 
 from __future__ import annotations
@@ -110,6 +111,7 @@ def ground(
     layer = 0
     while _is_fact(control, clingo.Function("grew", [clingo.Number(layer)])):
         layer += 1
+        control.ground([("frontier", [clingo.Number(layer)])])
         control.ground([("layer", [clingo.Number(layer)])])
     if messages:
         raise SolverError("clingo: " + " | ".join(messages))
