@@ -189,3 +189,46 @@ def test_a_game_end_beyond_the_board_is_refused_as_score_refuses_it(
         result = cli("diff", "--board", "tri.yaml", "--rules", "standard", "--rules", "long.yaml")
     assert result.code == 2, result.out
     assert result.err.splitlines() == [refusal]
+
+
+# --- a property's own constraints and choices (found on the merged search) -----------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the probe asks that some position exist, not one for every home of player 0: "
+    "a property constraint that rules out every position where player 0's home is A "
+    "(exactly where its violation fires) leaves the other homes, so check says 'holds "
+    "for every position'; a probe per home part would refuse it",
+)
+def test_a_property_that_rules_out_every_position_for_some_home_is_refused(cli, tmp_path, triangle):
+    (tmp_path / "some-home.lp").write_text(
+        "violation :- home(0, 0, S), ev(S, 3).\n:- home(0, 0, S), ev(S, 3).\n"
+    )
+    result = cli("check", "some-home.lp", "--board", "tri.yaml")
+    assert result.code == 2, result.out
+    [line] = result.err.splitlines()
+    assert line.startswith("evlogic: error: some-home.lp:")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="violation in a choice head is chosen, not derived: '{ violation } 0 :- ...' "
+    "(or '1 { violation ; calm } 1' with calm forced) can never choose it, so check says "
+    "'holds'; with no upper bound it is chosen whenever its body holds, a counterexample "
+    "that breaks nothing. Only plain rule heads should derive violation",
+)
+@pytest.mark.parametrize(
+    "program",
+    [
+        "{ violation } 0 :- net_bonus(0, P, B), B >= 0.\n",
+        "1 { violation ; calm } 1 :- net_bonus(0, P, B), B >= 0.\n:- not calm, state(S).\n",
+    ],
+    ids=["bound-0", "forced-alternative"],
+)
+def test_violation_in_a_choice_head_is_refused(cli, tmp_path, triangle, program):
+    (tmp_path / "chosen.lp").write_text(program)
+    result = cli("check", "chosen.lp", "--board", "tri.yaml")
+    assert result.code == 2, result.out
+    [line] = result.err.splitlines()
+    assert line.startswith("evlogic: error: chosen.lp:")
