@@ -163,3 +163,29 @@ def test_a_helper_named_like_the_generators_bound_does_not_bound_the_search(
     )
     result = cli("check", "helper.lp", "--board", "tri.yaml")
     assert result.code != 0, result.out  # a counterexample, or a refused name
+
+
+# --- a rule set score refuses on this board -----------------------------------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="check and diff do not call games.check_game_end: a rule set whose game_end "
+    "is beyond the board's states is refused by score (one line, exit 2) but check "
+    "proves 'holds' and diff 'equivalent' over positions score would never score",
+)
+@pytest.mark.parametrize("command", ["check", "diff"])
+def test_a_game_end_beyond_the_board_is_refused_as_score_refuses_it(
+    cli, tmp_path, triangle, command
+):
+    (tmp_path / "long.yaml").write_text("name: long\nextends: standard\ngame_end: 99\n")
+    scored = cli("score", "game.yaml", "--rules", "long.yaml")
+    assert scored.code == 2
+    [refusal] = scored.err.splitlines()
+    assert "the game could never end" in refusal
+    if command == "check":
+        result = cli("check", "own-monotone", "--board", "tri.yaml", "--rules", "long.yaml")
+    else:
+        result = cli("diff", "--board", "tri.yaml", "--rules", "standard", "--rules", "long.yaml")
+    assert result.code == 2, result.out
+    assert result.err.splitlines() == [refusal]
