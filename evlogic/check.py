@@ -14,6 +14,7 @@ from pathlib import Path
 
 from evlogic.boards import Board
 from evlogic.errors import InputError
+from evlogic.games import check_game_end
 from evlogic.resources import bundled_properties, display_path, rules_dir
 from evlogic.rulesets import RuleSet
 from evlogic.search import guard_programs, position_game, search, violation_applies
@@ -81,6 +82,7 @@ def check(
         # player 0 no longer stands for every player, so every player is asked.
         every = rules_dir() / "properties" / "every_player" / path.name
         path = every if every.is_file() else path
+    check_game_end(board, rules)  # as score refuses it
     guard_programs([path], list(rules.programs))
     if ("violation", 0) not in read_user_programs([path]).defines:
         raise InputError(

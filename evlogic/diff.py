@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from evlogic.boards import Board
 from evlogic.errors import InputError
+from evlogic.games import check_game_end
 from evlogic.resources import rules_dir
 from evlogic.rulesets import RuleSet
 from evlogic.search import position_game, search
@@ -78,6 +79,7 @@ def diff(
     on their own threads (clingo solves without the GIL) until one shared
     deadline, ``timeout`` seconds from now."""
     for rule_set, reference in ((first, first_reference), (second, second_reference)):
+        check_game_end(board, rule_set)  # as score refuses it
         if rule_set.programs:
             # Both positions are grounded together, so a program of either
             # rule set would score both: the totals would always agree.

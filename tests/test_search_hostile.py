@@ -168,12 +168,8 @@ def test_a_helper_named_like_the_generators_bound_does_not_bound_the_search(
 # --- a rule set score refuses on this board -----------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="check and diff do not call games.check_game_end: a rule set whose game_end "
-    "is beyond the board's states is refused by score (one line, exit 2) but check "
-    "proves 'holds' and diff 'equivalent' over positions score would never score",
-)
+# Was a false proof: check and diff did not call games.check_game_end, so a
+# rule set whose game_end is beyond the board (score refuses it) was proved.
 @pytest.mark.parametrize("command", ["check", "diff"])
 def test_a_game_end_beyond_the_board_is_refused_as_score_refuses_it(
     cli, tmp_path, triangle, command
