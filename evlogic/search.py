@@ -129,6 +129,10 @@ def violation_applies(path: Path) -> Applies:
             return
         if ("violation", 0) not in _head_predicates(node.head):
             return
+        if node.head.ast_type != clingo.ast.ASTType.Literal:
+            where = node.location.begin
+            chosen.append((display_path(Path(where.filename)), where.line))
+            return
         location = node.location
         number = clingo.ast.SymbolicTerm(location, clingo.Number(len(rules)))
         atom = clingo.ast.SymbolicAtom(clingo.ast.Function(location, APPLIES, [number], 0))
@@ -142,7 +146,16 @@ def violation_applies(path: Path) -> Applies:
         ]
         rules.append(clingo.ast.Rule(location, head, body))
 
+    chosen: list[tuple[str, int]] = []  # violation in a choice or disjunction
     clingo.ast.parse_files([str(path)], statement)
+    if chosen:
+        source, line = chosen[0]
+        raise InputError(
+            source,
+            "violation in a choice or disjunction is chosen, not derived: a search could "
+            "leave it out (or pick it where nothing breaks); derive it with a plain rule",
+            line=line,
+        )
     return Applies(display_path(path), tuple(rules))
 
 

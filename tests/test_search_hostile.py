@@ -207,13 +207,8 @@ def test_a_property_that_rules_out_every_position_for_some_home_is_refused(cli, 
     assert line.startswith("evlogic: error: some-home.lp:")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="violation in a choice head is chosen, not derived: '{ violation } 0 :- ...' "
-    "(or '1 { violation ; calm } 1' with calm forced) can never choose it, so check says "
-    "'holds'; with no upper bound it is chosen whenever its body holds, a counterexample "
-    "that breaks nothing. Only plain rule heads should derive violation",
-)
+# Was a false proof: violation in a choice head is chosen, not derived ('{ violation }
+# 0 :- ...' can never choose it, so check said 'holds'); only plain rules may derive it.
 @pytest.mark.parametrize(
     "program",
     [

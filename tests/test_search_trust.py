@@ -81,9 +81,9 @@ def test_a_misspelt_predicate_in_an_included_file_names_that_file(cli, tmp_path,
 
 
 def test_a_property_that_can_derive_violation_still_counts(cli, tmp_path, search_board):
-    """A choice of violation, defined through an include: a counterexample."""
+    """A plain rule for violation, through an include: a counterexample."""
     (tmp_path / "outer.lp").write_text('#include "inner.lp".\n')
-    (tmp_path / "inner.lp").write_text("{ violation }.\n")
+    (tmp_path / "inner.lp").write_text("violation :- home(0, 0, _).\n")
     result = cli("check", "outer.lp", "--board", "board.yaml", "--format", "json")
     assert result.code == 1, result.err
     assert result.json()["result"] == "counterexample"
