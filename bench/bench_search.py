@@ -1,77 +1,113 @@
-"""Benchmark for the searches of `evlogic check` and `evlogic diff` (issue:
-rule variants and verification), on the 51-state board.
+"""Benchmark for the searches of `evlogic check` and `evlogic diff` (issue 11:
+proofs at the default settings in seconds, for up to four players), on the
+51-state board, at the settings a user types (default time limit 60 s).
 
-One run each (a search either answers or hits its time limit), against the
-targets: `diff --rules standard --rules union-cores` returns the minimal
-total-difference witness in < 10 s; `check own-monotone --players 2` and
-`check bonus-bounds --players 4` each finish (proof or counterexample) in
-< 60 s.  Also the board report and verify, for scale.
+The targets: each answer proved (a smallest witness, equivalence, or holds),
+never `unknown`, within its time.  Each case runs `--runs` times; the table
+gives the median seconds and every run's answer.  `--matrix` adds every
+bundled property and every bundled variant's diff against standard, players
+1-4, one run each at a 120 s limit (none may be unknown).
 
-Run:  python bench/bench_search.py [--timeout S]
+Run:  python bench/bench_search.py [--runs N] [--matrix] [--timeout S]
+The machine is shared: the load average is printed with the table.
 """
 
 from __future__ import annotations
 
 import argparse
-import time
+import os
+import statistics
 
 from timing import print_rows
 
-from evlogic.boardreport import board_report
 from evlogic.boards import load_board
 from evlogic.check import check
 from evlogic.diff import diff
-from evlogic.resources import bundled_boards
-from evlogic.rulesets import load_rule_set
+from evlogic.resources import bundled_boards, bundled_properties
+from evlogic.rulesets import bundled_rule_sets, load_rule_set
+
+
+def owned(game: dict | None) -> str:
+    if game is None:
+        return ""
+    return f" {sum(1 + len(player['states']) for player in game['players'])} states"
+
+
+def run_diff(usa, other: str, players: int, timeout: float) -> tuple[str, float, bool]:
+    """(answer, seconds, proved) of `diff --rules standard --rules OTHER`."""
+    standard = load_rule_set("standard")
+    result = diff(standard, "standard", load_rule_set(other), other, usa, "usa", players, timeout)
+    parts, proved = [], True
+    for name, search in (("total", result.total_diff), ("winner", result.winner_diff)):
+        done = search.result == "equivalent" or (search.result == "differs" and search.smallest)
+        proved = proved and done
+        parts.append(f"{name} {search.result}{owned(search.counterexample)}")
+    seconds = max(result.total_diff.seconds, result.winner_diff.seconds)
+    return ", ".join(parts), seconds, proved
+
+
+def run_check(usa, name: str, players: int, timeout: float) -> tuple[str, float, bool]:
+    standard = load_rule_set("standard")
+    result = check(name, usa, "usa", standard, "standard", players=players, timeout=timeout)
+    proved = result.result == "holds" or (result.result == "counterexample" and result.smallest)
+    return result.result + owned(result.counterexample), result.seconds, proved
+
+
+TARGETS = (
+    ("diff standard union-cores", lambda usa, t: run_diff(usa, "union-cores", 2, t), 10.0),
+    (
+        "diff standard union-cores --players 4",
+        lambda usa, t: run_diff(usa, "union-cores", 4, t),
+        60.0,
+    ),
+    ("check own-monotone --players 2", lambda usa, t: run_check(usa, "own-monotone", 2, t), 10.0),
+    ("check own-monotone --players 4", lambda usa, t: run_check(usa, "own-monotone", 4, t), 60.0),
+    (
+        "check region-connected --players 2",
+        lambda usa, t: run_check(usa, "region-connected", 2, t),
+        30.0,
+    ),
+)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--matrix", action="store_true")
     args = parser.parse_args()
     usa = load_board(bundled_boards()["usa"])
-    standard, union = load_rule_set("standard"), load_rule_set("union-cores")
-    rows = []
-
-    found = diff(
-        standard, "standard", union, "union-cores", usa, "usa", players=1, timeout=args.timeout
-    ).total_diff
-    owned = (
-        sum(1 + len(player["states"]) for player in found.counterexample["players"])
-        if found.counterexample
-        else None
-    )
-    rows.append(
-        (
-            "diff standard union-cores (1 player), total",
-            f"{found.result}, {owned} states" + (", smallest" if found.smallest else ""),
-            found.seconds,
-            "< 10 s, smallest witness of 5",
-            found.result == "differs" and found.smallest and owned == 5 and found.seconds < 10,
+    load = f"load average {os.getloadavg()[0]:.1f} at the start"
+    table = [("case", "answers", "median s", "target", "")]
+    for case, run, target in TARGETS:
+        results = [run(usa, args.timeout) for _ in range(args.runs)]
+        median = statistics.median(seconds for _answer, seconds, _proved in results)
+        met = all(proved for _a, _s, proved in results) and median < target
+        answers = "; ".join(sorted({answer for answer, _s, _p in results}))
+        table.append(
+            (case, answers, f"{median:.1f}", f"< {target:g} s, proved", "ok" if met else "MISSED")
         )
-    )
-    for name, players in (("own-monotone", 2), ("bonus-bounds", 4)):
-        result = check(
-            name, usa, "usa", standard, "standard", players=players, timeout=args.timeout
-        )
-        rows.append(
-            (
-                f"check {name} --players {players}",
-                result.result,
-                result.seconds,
-                "< 60 s, answered",
-                result.result != "unknown" and result.seconds < 60,
-            )
-        )
-    start = time.perf_counter()
-    board_report(usa, standard)
-    rows.append(("board-report usa", "done", time.perf_counter() - start, "(none)", True))
-
-    table = [("case", "answer", "seconds", "target", "")] + [
-        (case, answer, f"{seconds:.1f}", target, "ok" if met else "MISSED")
-        for case, answer, seconds, target, met in rows
+    print_rows(f"evlogic search targets, {args.runs} runs, {load}", table)
+    if not args.matrix:
+        return
+    print()
+    table = [("case", "players", "answer", "seconds", "")]
+    cases = [(f"check {name}", name, run_check) for name in bundled_properties()]
+    cases += [
+        (f"diff standard {name}", name, run_diff)
+        for name in bundled_rule_sets()
+        if name != "standard"
     ]
-    print_rows(f"evlogic search benchmark (time limit {args.timeout:.0f} s)", table)
+    for case, name, run in cases:
+        for players in (1, 2, 3, 4):
+            answer, seconds, proved = run(usa, name, players, 120.0)
+            table.append(
+                (case, str(players), answer, f"{seconds:.1f}", "ok" if proved else "UNKNOWN")
+            )
+    print_rows(
+        f"every bundled property and variant, 120 s limit, load {os.getloadavg()[0]:.1f} at end",
+        table,
+    )
 
 
 if __name__ == "__main__":

@@ -51,3 +51,30 @@ def banded_position(board: Board, players: int) -> Game:
         ),
         "<bench>",
     )
+
+
+def complete_board(size: int) -> Board:
+    """Every state touches every other: the most cores a home can have."""
+    names = [f"K{i:03d}" for i in range(size)]
+    states = {
+        name: State(name, name, 1 + i % 9, False, tuple(n for n in names if n != name))
+        for i, name in enumerate(names)
+    }
+    return Board(f"complete {size}", size, states, "<bench>")
+
+
+def owned_by_one(board: Board, home: str) -> Game:
+    """One player owns every state of the board."""
+    return Game(board, (Player("P1", home, tuple(sorted(board.states))),), "<bench>")
+
+
+def board_yaml(board: Board) -> dict:
+    """The board as a board file's mapping (for the CLI)."""
+    return {
+        "name": board.name,
+        "game_end": board.game_end,
+        "states": {
+            s.id: {"ev": s.ev, "swing": s.swing, "neighbors": list(s.neighbors)}
+            for s in board.states.values()
+        },
+    }

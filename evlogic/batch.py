@@ -10,21 +10,30 @@ that score a single position: every position gets its own index ``G`` and
 the board's facts are given once.  Chunks are independent, so they can be
 spread over processes (``jobs``) or a Dask cluster; only a bounded number
 are in flight at once, so memory stays flat however long the input.
+
+Nothing is lost: whatever goes wrong with one line (it cannot be read, its
+board cannot be built, its grounding runs out of memory or time, its worker
+process is killed) becomes that line's error, and every other line is
+scored.  A chunk that fails is split to find the line at fault: in the
+worker when scoring raised, line by line in fresh workers when the worker
+died or ran past the time limit.
 """
 
 from __future__ import annotations
 
 import json
-import multiprocessing
+import os
 import signal
-from collections import defaultdict, deque
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+import sys
+from collections import defaultdict
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from contextlib import ExitStack, contextmanager, suppress
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
+
+import clingo
 
 from evlogic import compiled
 from evlogic.boards import Board, load_board, resolve_board
@@ -32,20 +41,38 @@ from evlogic.errors import InputError
 from evlogic.facts import Positions, board_program
 from evlogic.games import Game, game_from_fields, quick_game
 from evlogic.jsonlines import Line, numbered, utf8_line
+from evlogic.limits import DEFAULT_MEMORY_MB, limit_memory
 from evlogic.report import atoms_by_position, decode
+from evlogic.resources import maps_dir, rules_dir
 from evlogic.rulesets import RuleSet, load_rule_set, rule_set_from_field
 from evlogic.solver import POSITION_INPUT, rule_paths, solve
+from evlogic.workers import Lost, Workers, WorkersFailed
 from evlogic.yamlfile import Field, is_unicode
 
 #: Lines per chunk: big enough that grounding overhead vanishes, small
 #: enough that memory stays flat (a 51-state chunk grounds in ~0.2 s).
 CHUNK_SIZE = 1000
 
+#: A piece of a chunk whose worker died is retried in this many smaller
+#: pieces (down to single lines): a few more crashes, far fewer groundings
+#: than line by line.  A piece that ran out of time is retried line by line.
+SPLIT = 10
+
 #: Chunks a worker process scores before a fresh one replaces it.
 CHUNKS_PER_WORKER = 8
 
+#: Address space of one worker process, in MiB (--memory-limit): the
+#: limit of every command that solves.
+MEMORY_LIMIT_MB = DEFAULT_MEMORY_MB
+
+#: Seconds one chunk may take in a worker before it is killed (--timeout).
+TIMEOUT = 60.0
+
 #: Keys of a line: a game file's (GAME_KEYS), but the board may come from --board.
 LINE_KEYS = (["players"], ["board", "rules", "expect"])
+
+#: This process's memory limit in MB, when it is a worker that has one.
+_memory_limit_mb: int | None = None
 
 
 @dataclass(frozen=True)
@@ -54,8 +81,16 @@ class BatchOptions:
 
     source: str  # the input's name, for error messages
     board: str | None  # --board: a bundled name or a path (relative to base)
-    base: str  # directory that board paths are relative to
+    base: str  # the input's folder: board and rule set paths of lines stay inside it
     rules: str | None = None  # --rules: overrides the lines' rules (default standard)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one worker may use (``None``: no limit)."""
+
+    memory_mb: int | None = MEMORY_LIMIT_MB
+    timeout: float | None = TIMEOUT
 
 
 def chunks(lines: Iterable[str], size: int) -> Iterator[list[Line]]:
@@ -68,6 +103,52 @@ def chunks(lines: Iterable[str], size: int) -> Iterator[list[Line]]:
             chunk = []
     if chunk:
         yield chunk
+
+
+# --- one line: its board, its rule set, its game ----------------------------
+
+
+def _looks_like_path(reference: str) -> bool:
+    """How boards and rule sets tell a path from a bundled name."""
+    return "/" in reference or "\\" in reference or reference.endswith((".yaml", ".yml"))
+
+
+def _inside(reference: str, base: str) -> bool:
+    """Whether a path a line names is in the input's folder (symbolic links
+    followed) or among the bundled boards and rule sets."""
+    path = Path(reference).expanduser()
+    if not path.is_absolute():
+        path = Path(base) / path
+    real = Path(os.path.realpath(path))
+    allowed = (Path(base), maps_dir(), rules_dir())
+    return any(real.is_relative_to(os.path.realpath(folder)) for folder in allowed)
+
+
+def _confine(reference: object, where: str, options: BatchOptions, number: int) -> None:
+    """A line may name a bundled board or rule set, or a file in the
+    input's folder; anything else is that line's error, before it is read."""
+    if isinstance(reference, str) and not _inside(reference, options.base):
+        raise InputError(
+            options.source,
+            f"{reference!r} is outside the input's folder: a line may name a bundled "
+            "board or rule set, or a file in the folder of the input",
+            field=where,
+            line=number,
+        )
+
+
+def _confine_rules(value: object, options: BatchOptions, number: int) -> None:
+    """A line's ``rules:``: a path, or an inline mapping whose ``extends``
+    and ``programs`` are paths."""
+    if isinstance(value, str) and _looks_like_path(value):
+        _confine(value, "rules", options, number)
+    elif isinstance(value, dict):
+        extends = value.get("extends")
+        if isinstance(extends, str) and _looks_like_path(extends):
+            _confine(extends, "rules.extends", options, number)
+        programs = value.get("programs")
+        for index, program in enumerate(programs if isinstance(programs, list) else []):
+            _confine(program, f"rules.programs[{index}]", options, number)
 
 
 def _board(reference: str, base: str, source: str) -> Board:
@@ -102,24 +183,42 @@ def _rule_set(top: Field, value: object, options: BatchOptions) -> RuleSet:
     return rule_set_from_field(top.fields(*LINE_KEYS)["rules"], Path(options.base))
 
 
+def _unreadable(what: str, reference: object, error: Exception) -> str:
+    """A board or rule set file that fails in a way its reader did not
+    foresee: worded without quoting the file (the readers turn what they
+    foresee, a date like 2001-02-30 or a tag like ``!!int abc``, into
+    errors of their own)."""
+    kind = type(error).__name__
+    return f"cannot read the {what} file {reference!r} ({kind})"
+
+
+def _parse(number: int, text: str, options: BatchOptions) -> object:
+    try:
+        return json.loads(utf8_line(text, options.source, number))
+    except json.JSONDecodeError as error:
+        message = f"invalid JSON: {error.msg} (column {error.colno})"
+    except RecursionError:
+        message = "invalid JSON: nested too deeply"
+    except ValueError:  # an integer too long to convert
+        message = f"invalid JSON: a number with more than {sys.get_int_max_str_digits()} digits"
+    raise InputError(options.source, message, line=number)
+
+
 def _game(number: int, text: str, options: BatchOptions, boards: dict[str, Board]) -> Game:
     """The game on one line; ``boards`` caches the chunk's board references
     (resolving a path and checking its file costs more than scoring)."""
-    try:
-        value = json.loads(utf8_line(text, options.source, number))
-    except json.JSONDecodeError as error:
-        raise InputError(
-            options.source, f"invalid JSON: {error.msg} (column {error.colno})", line=number
-        ) from None
+    value = _parse(number, text, options)
     top = Field(options.source, "", value, number, None)
     reference = value.get("board") if isinstance(value, dict) else None
     if reference is None:
         if options.board is None:
             top.fields(*LINE_KEYS, what="a game mapping")  # shape first
             raise top.error("missing key 'board' (or give --board)")
-        reference = options.board
+        reference = options.board  # the user's own --board: any path
     elif not isinstance(reference, str) or not reference.strip():
         top.fields(*LINE_KEYS, what="a game mapping")["board"].text("a board")
+    elif _looks_like_path(reference):
+        _confine(reference, "board", options, number)
     try:
         if reference not in boards:
             boards[reference] = _board(reference, options.base, options.source)
@@ -128,9 +227,21 @@ def _game(number: int, text: str, options: BatchOptions, boards: dict[str, Board
         # A wrong reference is worded as is; a broken board file names itself.
         message = error.message if error.source == options.source else str(error)
         raise InputError(options.source, message, field="board", line=number) from None
+    except Exception as error:
+        message = _unreadable("board", reference, error)
+        raise InputError(options.source, message, field="board", line=number) from None
+    if options.rules is None and isinstance(value, dict):
+        _confine_rules(value.get("rules"), options, number)
+    try:
+        rules = _rule_set(top, value, options)
+    except InputError:
+        raise
+    except Exception as error:
+        named = value.get("rules") if isinstance(value, dict) else None
+        message = _unreadable("rule set", options.rules or named, error)
+        raise InputError(options.source, message, field="rules", line=number) from None
     # Clean lines take the quick path; anything unusual, the careful one,
     # which says exactly what is wrong.
-    rules = _rule_set(top, value, options)
     game = quick_game(value, board, options.source, rules)
     if game is None:
         fields = top.fields(*LINE_KEYS, what="a game mapping")
@@ -138,10 +249,14 @@ def _game(number: int, text: str, options: BatchOptions, boards: dict[str, Board
     return game
 
 
+# --- one chunk ---------------------------------------------------------------
+
+
 def score_chunk(chunk: list[Line], options: BatchOptions) -> tuple[str, int, int]:
     """Score one chunk; returns its output lines (joined, each ending in a
     newline), how many lines failed and how many there were.  Runs in
-    workers: everything it needs comes in its arguments."""
+    workers: everything it needs comes in its arguments.  Never raises:
+    whatever goes wrong is the error of the line it went wrong on."""
     results: dict[int, dict] = {}
     by_board: dict[tuple[Board, RuleSet], list[tuple[int, Game]]] = defaultdict(list)
     boards: dict[str, Board] = {}
@@ -150,31 +265,71 @@ def score_chunk(chunk: list[Line], options: BatchOptions) -> tuple[str, int, int
             game = _game(number, text, options, boards)
         except InputError as error:
             results[number] = {"line": number, "error": str(error)}
+        except Exception as error:
+            results[number] = _unexpected(number, error, options)
         else:
             by_board[game.board, game.rules].append((number, game))
     for (board, rules), games in by_board.items():
+        results.update(_score_games(board, rules, games, options))
+    failed = sum("error" in result for result in results.values())
+    text = "".join(_json_line(results[number]) for number, _ in chunk)
+    return text, failed, len(chunk)
+
+
+def _score_games(
+    board: Board, rules: RuleSet, games: list[tuple[int, Game]], options: BatchOptions
+) -> dict[int, dict]:
+    """Positions on one board under one rule set, in one grounding.  When
+    that fails unexpectedly (out of memory, say), each half is scored on
+    its own, down to the line at fault."""
+    try:
         if compiled.applies(board, rules):  # parameters only: rules/batch/
             reports = compiled.score_games(board, rules, [game for _, game in games])
-            for (number, _), report in zip(games, reports, strict=True):
-                results[number] = {"line": number, **report}
-            continue
+            return {
+                number: {"line": number, **report}
+                for (number, _), report in zip(games, reports, strict=True)
+            }
         # Positions are numbered within the chunk, not by line: clingo keeps
         # every symbol it ever made, so reusing indices keeps memory flat.
         facts = rules.program() + board_program(board)
         positions = Positions(board, [game for _, game in games])
         paths = [*rule_paths(), *rule_paths(POSITION_INPUT), *rules.programs]
-        try:
-            atoms = atoms_by_position(solve(facts, paths, positions))
-        except InputError as error:  # the rule set's own .lp files are broken
-            for number, _ in games:
-                results[number] = {"line": number, "error": str(error)}
-            continue
-        for index, (number, game) in enumerate(games):
-            report = decode(atoms[index], game)
-            results[number] = {"line": number, **report.to_dict()}
-    failed = sum("error" in result for result in results.values())
-    text = "".join(_json_line(results[number]) for number, _ in chunk)
-    return text, failed, len(chunk)
+        atoms = atoms_by_position(solve(facts, paths, positions))
+        return {
+            number: {"line": number, **decode(atoms[index], game).to_dict()}
+            for index, (number, game) in enumerate(games)
+        }
+    except InputError as error:  # the rule set's own .lp files are broken
+        return {number: {"line": number, "error": str(error)} for number, _ in games}
+    except Exception as error:
+        if len(games) == 1:
+            return {games[0][0]: _unexpected(games[0][0], error, options)}
+    half = len(games) // 2
+    return {
+        **_score_games(board, rules, games[:half], options),
+        **_score_games(board, rules, games[half:], options),
+    }
+
+
+def _unexpected(number: int, error: BaseException, options: BatchOptions) -> dict:
+    """A line's error for what no check foresaw: one line, no traceback."""
+    if isinstance(error, MemoryError) and _memory_limit_mb is not None:
+        message = (
+            f"ran out of memory scoring this line (the limit is {_memory_limit_mb} MiB "
+            "per worker, --memory-limit)"
+        )
+    elif isinstance(error, MemoryError):
+        message = "ran out of memory scoring this line"
+    else:
+        message = f"cannot score this line: unexpected {type(error).__name__}"
+    return {"line": number, "error": str(InputError(options.source, message, line=number))}
+
+
+def _lost(number: int, lost: Lost, options: BatchOptions) -> tuple[str, int, int]:
+    """A line whose worker died or ran out of time, as a chunk result."""
+    message = f"scoring this line {lost.reason}" + (" (--timeout)" if lost.timed_out else "")
+    error = {"line": number, "error": str(InputError(options.source, message, line=number))}
+    return _json_line(error), 1, 1
 
 
 def _json_line(result: dict) -> str:
@@ -184,7 +339,7 @@ def _json_line(result: dict) -> str:
     return (line if is_unicode(line) else json.dumps(result)) + "\n"
 
 
-# --- running chunks: in-process, on a process pool, on a Dask cluster ------
+# --- running chunks: in-process, on worker processes, on a Dask cluster ------
 
 
 def run_batch(
@@ -195,74 +350,193 @@ def run_batch(
     dask_address: str | None = None,
     progress: Callable[[int], None] | None = None,
     chunk_size: int = CHUNK_SIZE,
+    limits: Limits | None = None,
 ) -> int:
     """Score every line, writing reports in input order; returns the number
-    of failed lines.  Output goes out a whole chunk at a time, so an
-    interrupted run leaves only whole lines behind.
+    of failed lines.  Output goes out a whole chunk at a time, with SIGINT
+    and SIGTERM held back while it is written, so an interrupted run leaves
+    only whole lines behind.
 
-    ``jobs`` worker processes score the chunks (the CLI always uses them);
-    ``None`` scores in this process.  clingo keeps every symbol it ever
-    creates, so a process that scores without end grows: workers are
-    replaced after ``CHUNKS_PER_WORKER`` chunks, which keeps memory flat.
+    ``jobs`` worker processes score the chunks (the CLI always uses them),
+    each within ``limits``; ``None`` scores in this process, with no limits.
+    clingo keeps every symbol it ever creates, so a process that scores
+    without end grows: workers are replaced after ``CHUNKS_PER_WORKER``
+    chunks, which keeps memory flat.
     """
     pieces = chunks(lines, chunk_size)
+    limits = limits or Limits()
     failed = 0
     with ExitStack() as stack:
         if dask_address is not None:
             client = stack.enter_context(_dask_client(dask_address))
-            results = _ordered(
-                lambda c: client.submit(score_chunk, c, options, pure=False),
-                pieces,
-                window=4 * max(1, _dask_workers(client)),
-            )
+            runner: _Runner = _DaskRunner(client)
+            window = 4 * max(1, _dask_workers(client))
+            results = _in_order(runner, pieces, options, window)
         elif jobs is not None:
-            pool = stack.enter_context(_process_pool(jobs))
-            results = _ordered(
-                lambda c: pool.submit(score_chunk, c, options), pieces, window=2 * jobs
+            workers = stack.enter_context(
+                Workers(
+                    jobs,
+                    _start_worker,
+                    (limits.memory_mb,),
+                    tasks_per_worker=CHUNKS_PER_WORKER,
+                    timeout=limits.timeout,
+                    death_note=(
+                        ""
+                        if limits.memory_mb is None
+                        else f"; out of memory? the limit is {limits.memory_mb} MiB per worker, "
+                        "--memory-limit"
+                    ),
+                )
             )
+            results = _in_order(workers, pieces, options, window=2 * jobs)
         else:
             results = (score_chunk(chunk, options) for chunk in pieces)
-        for text, chunk_failed, count in results:
-            out.write(text)
-            out.flush()
-            failed += chunk_failed
-            if progress is not None:
-                progress(count)
+        try:
+            for text, chunk_failed, count in results:
+                _write_whole(out, text)
+                failed += chunk_failed
+                if progress is not None:
+                    progress(count)
+        except WorkersFailed as error:
+            raise InputError("--jobs", f"{error}; is --memory-limit too low?") from None
     return failed
 
 
-def _ordered(
-    submit: Callable[[list[Line]], Any], pieces: Iterable[list[Line]], window: int
-) -> Iterator[tuple[str, int, int]]:
-    """Results in submission order, with at most ``window`` chunks in flight."""
-    pending: deque[Any] = deque()
-    for piece in pieces:
-        pending.append(submit(piece))
-        if len(pending) >= window:
-            yield pending.popleft().result()
-    while pending:
-        yield pending.popleft().result()
-
-
-def _ignore_interrupts() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
-
-
-@contextmanager
-def _process_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
-    pool = ProcessPoolExecutor(
-        max_workers=jobs,
-        mp_context=multiprocessing.get_context("spawn"),  # required to recycle workers
-        initializer=_ignore_interrupts,
-        max_tasks_per_child=CHUNKS_PER_WORKER,
-    )
+def _write_whole(out: TextIO, text: str) -> None:
+    """Write and flush, with SIGINT and SIGTERM held back until it is done:
+    a signal handler that raises in the middle of a write would leave half
+    a line."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
     try:
-        yield pool
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    else:
-        pool.shutdown()
+        out.write(text)
+        out.flush()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _start_worker(memory_mb: int | None) -> None:
+    """A worker's initializer: its address space is capped, so one runaway
+    grounding gets a MemoryError instead of taking the machine; and what it
+    might print on standard error (a C library that cannot allocate, dying)
+    is dropped, since the parent reports every line's fate in the output."""
+    global _memory_limit_mb
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 2)
+    os.close(devnull)
+    if memory_mb is None:
+        return
+    # The first C++ exception a thread throws allocates libstdc++'s
+    # thread-local data; if that first one is clingo's std::bad_alloc, the
+    # allocation fails and glibc kills the process.  One thrown now, while
+    # memory is plentiful, makes a later bad_alloc a plain MemoryError.
+    with suppress(RuntimeError):
+        clingo.parse_term("(", logger=lambda code, message: None)
+    limit_memory(memory_mb)
+    _memory_limit_mb = memory_mb
+
+
+class _Runner(Protocol):
+    def submit(self, key: Hashable, function: Callable[..., Any], *args: Any, first: bool) -> None:
+        """Queue a task; ``first`` runs it before the others."""
+
+    def next_result(self) -> tuple[Hashable, Any]:
+        """The next task done: its key, its result or a Lost."""
+
+
+@dataclass
+class _Pending:
+    """A chunk in flight: its pieces' results, by their first line number
+    (one piece, until a lost piece is split)."""
+
+    count: int  # lines in the chunk
+    parts: dict[int, tuple[str, int, int]] = field(default_factory=dict)
+
+    def done(self) -> bool:
+        return sum(count for _, _, count in self.parts.values()) == self.count
+
+    def joined(self) -> tuple[str, int, int]:
+        ordered = [self.parts[first] for first in sorted(self.parts)]
+        return (
+            "".join(text for text, _, _ in ordered),
+            sum(failed for _, failed, _ in ordered),
+            self.count,
+        )
+
+
+def _in_order(
+    runner: _Runner, pieces: Iterable[list[Line]], options: BatchOptions, window: int
+) -> Iterator[tuple[str, int, int]]:
+    """Chunk results in input order, at most ``window`` chunks in flight.
+
+    A piece of a chunk whose worker died is scored again in ``SPLIT``
+    smaller pieces, and one that ran out of time line by line, ahead of
+    the chunks waiting; so only the line at fault is lost, as its error.
+    """
+    numbered_pieces = enumerate(pieces)
+    flight: dict[int, _Pending] = {}
+    lines_of: dict[tuple[int, int], list[Line]] = {}
+
+    def submit(index: int, piece: list[Line], first: bool) -> None:
+        key = (index, piece[0][0])
+        lines_of[key] = piece
+        runner.submit(key, score_chunk, piece, options, first=first)
+
+    next_out = 0
+    more = True
+    while True:
+        while more and len(flight) < window:
+            item = next(numbered_pieces, None)
+            if item is None:
+                more = False
+                break
+            index, piece = item
+            flight[index] = _Pending(len(piece))
+            submit(index, piece, first=False)
+        while next_out in flight and flight[next_out].done():
+            yield flight.pop(next_out).joined()
+            next_out += 1
+        if not flight:
+            if more:  # every chunk in flight was done: take in more
+                continue
+            return
+        key, result = runner.next_result()
+        index, first_line = key
+        piece = lines_of.pop(key)
+        if isinstance(result, Lost) and len(piece) > 1:
+            size = 1 if result.timed_out else -(-len(piece) // SPLIT)
+            parts = [piece[start : start + size] for start in range(0, len(piece), size)]
+            for part in reversed(parts):
+                submit(index, part, first=True)
+            continue
+        if isinstance(result, Lost):
+            result = _lost(first_line, result, options)
+        flight[index].parts[first_line] = result
+
+
+class _DaskRunner:
+    """The runner interface on a Dask cluster: a task whose worker died
+    (Dask gives up after its retries) or that raised comes back Lost."""
+
+    def __init__(self, client: Any) -> None:
+        from distributed import as_completed
+
+        self._client = client
+        self._done = as_completed()
+        self._keys: dict[Any, Hashable] = {}
+
+    def submit(self, key: Hashable, function: Callable[..., Any], *args: Any, first: bool) -> None:
+        future = self._client.submit(function, *args, pure=False, priority=1 if first else 0)
+        self._keys[future] = key
+        self._done.add(future)
+
+    def next_result(self) -> tuple[Hashable, Any]:
+        future = next(self._done)
+        key = self._keys.pop(future)
+        try:
+            return key, future.result()
+        except Exception as error:
+            return key, Lost(f"failed on the Dask cluster ({type(error).__name__})")
 
 
 @contextmanager
@@ -273,13 +547,47 @@ def _dask_client(address: str) -> Iterator[Any]:
         raise InputError("--dask", "needs the dask extra: pip install 'evlogic[dask]'") from None
     try:
         client = Client(address, timeout="10s")
-    except OSError as error:
-        raise InputError("--dask", f"cannot reach the scheduler at {address}: {error}") from None
+    except (OSError, TimeoutError) as error:
+        raise InputError(
+            "--dask", f"cannot reach the scheduler at {address!r}: {_one_line(error)}"
+        ) from None
+    except Exception as error:  # distributed says "not a URL" in its own ways
+        raise InputError(
+            "--dask",
+            f"{address!r} is not a scheduler address like tcp://HOST:8786 ({_one_line(error)})",
+        ) from None
     try:
         yield client
     finally:
         client.close()
 
 
+def _one_line(error: Exception) -> str:
+    return " ".join(str(error).split())[:200] or type(error).__name__
+
+
 def _dask_workers(client: Any) -> int:
     return len(client.scheduler_info().get("workers", {}))
+
+
+# --- ending on a signal --------------------------------------------------------
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived: the batch stops as it does on Ctrl-C (a BaseException,
+    like KeyboardInterrupt, so that no ``except Exception`` swallows it)."""
+
+
+@contextmanager
+def terminate_raises() -> Iterator[None]:
+    """While inside, SIGTERM raises :class:`Terminated` in the main thread,
+    so that workers are ended and the output closed on whole lines."""
+
+    def raise_terminated(signum: int, frame: object) -> None:
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

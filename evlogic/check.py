@@ -14,9 +14,10 @@ from pathlib import Path
 
 from evlogic.boards import Board
 from evlogic.errors import InputError
-from evlogic.resources import bundled_properties, display_path
+from evlogic.games import check_game_end
+from evlogic.resources import bundled_properties, display_path, rules_dir
 from evlogic.rulesets import RuleSet
-from evlogic.search import position_game, search, violation_applies
+from evlogic.search import guard_programs, position_game, search, violation_applies
 from evlogic.solver import read_user_programs
 from evlogic.yamlfile import closest
 
@@ -76,6 +77,13 @@ def check(
     timeout: float = 60.0,
 ) -> CheckResult:
     name, path = resolve_property(reference)
+    if rules.programs and path.parent == rules_dir() / "properties":
+        # A rule set's own programs may treat players differently: then
+        # player 0 no longer stands for every player, so every player is asked.
+        every = rules_dir() / "properties" / "every_player" / path.name
+        path = every if every.is_file() else path
+    check_game_end(board, rules)  # as score refuses it
+    guard_programs([path], list(rules.programs))
     if ("violation", 0) not in read_user_programs([path]).defines:
         raise InputError(
             display_path(path),
@@ -90,6 +98,7 @@ def check(
         max_states,
         timeout,
         applies=violation_applies(path),
+        label=f"check {name}",
     )
     game = (
         None

@@ -8,6 +8,7 @@ import errno
 import io
 import json
 import os
+import stat
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -16,6 +17,8 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from evlogic import __version__
+from evlogic.batch import CHUNK_SIZE, MEMORY_LIMIT_MB
+from evlogic.batch import TIMEOUT as BATCH_TIMEOUT
 from evlogic.boards import Board, load_board, resolve_board
 from evlogic.engine import score_game
 from evlogic.errors import InputError, escaped, quote, shortened
@@ -29,6 +32,7 @@ from evlogic.limits import (
     call_before,
     leave,
     limit_memory,
+    megabytes,
     seconds,
 )
 from evlogic.render import json_text, to_json, to_text
@@ -39,6 +43,9 @@ from evlogic.yamlfile import Field, read_stream, utf8_text
 
 # The other commands' modules are imported when the command runs, so that
 # `evlogic score` starts as fast as it can.
+
+#: The most lines batch grounds together (--chunk-size).
+MAX_CHUNK_SIZE = 100_000
 
 DESCRIPTION = """\
 Score positions of the electoral-vote board game with answer-set rules.
@@ -101,8 +108,17 @@ run on --jobs processes or a Dask cluster. Input is streamed: memory stays
 flat however long it is. A progress bar shows on stderr when it is a
 terminal.
 
+Nothing is lost: a line that cannot be read or scored (bad JSON, a broken
+board, a grounding that runs out of memory or time, a worker killed) is that
+line's error and every other line is scored. Each worker process may use
+--memory-limit MB of memory (default 4096) and --timeout S seconds per chunk
+(default 60); a chunk whose worker died or ran out of time is retried in
+smaller pieces, down to the line at fault. A board or rule set path in a
+line must stay inside the input's folder.
+
 Exit status: 0 when every line scored, 1 when any line failed, 2 when the
-command itself is wrong (missing input, unknown --board)."""
+command itself is wrong (missing input, unknown --board, -o naming the
+input), 130 on Ctrl-C and 143 on SIGTERM (whole lines kept, workers ended)."""
 
 
 CHECK_HELP = """\
@@ -349,6 +365,29 @@ def build_parser() -> argparse.ArgumentParser:
     )
     batch.add_argument(
         "--dask", metavar="ADDRESS", help="run the chunks on a Dask cluster (needs evlogic[dask])"
+    )
+    batch.add_argument(
+        "--memory-limit",
+        type=megabytes,
+        default=MEMORY_LIMIT_MB,
+        metavar="MB",
+        help=f"address space of each process, in MiB (default {MEMORY_LIMIT_MB}); a line "
+        "whose scoring needs more is that line's error",
+    )
+    batch.add_argument(
+        "--timeout",
+        type=seconds,
+        default=BATCH_TIMEOUT,
+        metavar="S",
+        help=f"seconds a chunk may take in a worker before it is retried line by line, "
+        f"and a line before it is that line's error (default {BATCH_TIMEOUT:g})",
+    )
+    batch.add_argument(
+        "--chunk-size",
+        type=int,
+        default=CHUNK_SIZE,
+        metavar="N",
+        help=f"lines per grounding (default {CHUNK_SIZE})",
     )
     batch.set_defaults(run=run_batch_command)
 
@@ -625,8 +664,11 @@ def _default_diagram_name(game: str | None, player: str, image_format: str | Non
 
 
 def run_batch_command(args: argparse.Namespace) -> int:
-    from evlogic.batch import BatchOptions, run_batch
+    from evlogic.batch import BatchOptions, Limits, Terminated, run_batch, terminate_raises
 
+    _refuse_overwriting_input(args.input, args.output)
+    limits = Limits(memory_mb=args.memory_limit, timeout=args.timeout)
+    _check_batch_limits(args)
     rules = None
     if args.rules is not None:  # resolved once here: a bad rule set fails the command
         field = Field("--rules", "", args.rules, None, None)
@@ -642,19 +684,53 @@ def run_batch_command(args: argparse.Namespace) -> int:
     else:
         source, base = args.input, Path(args.input).resolve().parent
     options = BatchOptions(source=source, board=board, base=str(base), rules=rules)
-    with ExitStack() as stack:
-        stream = stack.enter_context(open_input(args.input))
-        out = sys.stdout if args.output == "-" else stack.enter_context(_open_output(args.output))
-        bar = stack.enter_context(_progress_bar(args.input))
-        failed = run_batch(
-            stream,
-            out,
-            options,
-            jobs=args.jobs,
-            dask_address=args.dask,
-            progress=bar.update if bar is not None else None,
-        )
+    try:
+        with terminate_raises(), ExitStack() as stack:
+            stream = stack.enter_context(open_input(args.input))
+            out = (
+                sys.stdout if args.output == "-" else stack.enter_context(_open_output(args.output))
+            )
+            bar = stack.enter_context(_progress_bar(args.input))
+            failed = run_batch(
+                stream,
+                out,
+                options,
+                jobs=args.jobs,
+                dask_address=args.dask,
+                progress=bar.update if bar is not None else None,
+                chunk_size=args.chunk_size,
+                limits=limits,
+            )
+    except Terminated:
+        print("evlogic: terminated", file=sys.stderr)
+        return 143
     return 1 if failed else 0
+
+
+def _refuse_overwriting_input(input_name: str, output_name: str) -> None:
+    """``-o`` naming the input (or a link to it, or standard output sent to
+    it) would empty or grow the file being read: refused before anything
+    is opened for writing."""
+    try:
+        read = os.fstat(0) if input_name == "-" else os.stat(input_name)
+        written = os.fstat(1) if output_name == "-" else os.stat(output_name)
+    except (OSError, ValueError):  # no such file yet, or a closed stream
+        return
+    if stat.S_ISREG(read.st_mode) and (read.st_dev, read.st_ino) == (
+        written.st_dev,
+        written.st_ino,
+    ):
+        where = "standard output" if output_name == "-" else output_name
+        raise InputError(
+            where, "is the input file (or a link to it): batch would overwrite what it reads"
+        )
+
+
+def _check_batch_limits(args: argparse.Namespace) -> None:
+    if not 1 <= args.chunk_size <= MAX_CHUNK_SIZE:
+        raise InputError(
+            "--chunk-size", f"must be between 1 and {MAX_CHUNK_SIZE}, not {args.chunk_size}"
+        )
 
 
 def _open_output(name: str) -> TextIO:
@@ -687,6 +763,12 @@ def run_sample(args: argparse.Namespace) -> int:
     if not 1 <= args.players <= board.game_end:
         raise InputError("--players", f"must be between 1 and {board.game_end} (game_end)")
     reference = _board_reference_for(args.board, args.output)
+    if reference is None:
+        _say(
+            f"evlogic: note: {quote(args.board)} is outside the output's folder, where batch "
+            f"may not read it: the lines name no board; score them with batch --board "
+            f"{quote(args.board)}"
+        )
     with ExitStack() as stack:
         out = sys.stdout if args.output == "-" else stack.enter_context(_open_output(args.output))
         for game in sample_games(board, reference, args.players, args.count, args.seed):
@@ -694,16 +776,22 @@ def run_sample(args: argparse.Namespace) -> int:
     return 0
 
 
-def _board_reference_for(board: str, output: str) -> str:
-    """The board as the lines of ``output`` must name it: batch reads a path
-    relative to its input file, so a path is rewritten relative to where the
-    output goes (standard output: the current folder); a name stays."""
+def _board_reference_for(board: str, output: str) -> str | None:
+    """The board as the lines of ``output`` must name it: a name stays; a
+    path is rewritten relative to the output's folder (standard output: the
+    current folder), which batch reads it from.  None when the board is
+    outside that folder: batch reads no line's file from outside its
+    input's folder (issue 10), so the lines then name no board and batch is
+    given it with --board."""
     field = Field("--board", "", board, None, None)
     path = resolve_board(field, Path.cwd())
     if board in bundled_boards() and not board.endswith((".yaml", ".yml")) and "/" not in board:
         return board
     folder = Path.cwd() if output == "-" else Path(output).resolve().parent
-    return os.path.relpath(path.resolve(), folder)
+    real = Path(os.path.realpath(path))
+    if not real.is_relative_to(os.path.realpath(folder)):
+        return None
+    return os.path.relpath(real, os.path.realpath(folder))
 
 
 def run_stats(args: argparse.Namespace) -> int:
@@ -832,11 +920,14 @@ def run_schema(args: argparse.Namespace) -> int:
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    import errno
     import socket
 
     from evlogic.web.server import serve
     from evlogic.web.service import Catalog
 
+    if not args.host.strip():  # '' would listen on every address
+        raise InputError("--host", "must be an address, not empty (0.0.0.0 is every address)")
     catalog = Catalog.build(args.game, args.board, args.rules)
     try:  # a port in use is the user's to fix: one line, before uvicorn starts
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
@@ -844,8 +935,12 @@ def run_serve(args: argparse.Namespace) -> int:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind((args.host, args.port))
     except OSError as error:
-        where = f"{args.host}:{args.port}"
-        raise InputError("--port", f"cannot listen on {where}: {error.strerror}") from None
+        # the port's fault only when the address is fine but the port is taken
+        # or reserved; an unknown name or an address not of this machine is the host's
+        option = "--port" if error.errno in (errno.EADDRINUSE, errno.EACCES) else "--host"
+        where = f"{quote(args.host)} port {args.port}"
+        reason = error.strerror or str(error)
+        raise InputError(option, f"cannot listen on {where}: {reason}") from None
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn has shut down and passes it on
         serve(catalog, args.host, args.port, args.request_timeout, args.open)
     print("evlogic: server stopped", file=sys.stderr)

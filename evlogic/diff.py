@@ -15,6 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from evlogic.boards import Board
+from evlogic.errors import InputError
+from evlogic.games import check_game_end
 from evlogic.resources import rules_dir
 from evlogic.rulesets import RuleSet
 from evlogic.search import position_game, search
@@ -76,9 +78,25 @@ def diff(
     """Both searches (a different total, a different winner) run side by side
     on their own threads (clingo solves without the GIL) until one shared
     deadline, ``timeout`` seconds from now."""
+    for rule_set, reference in ((first, first_reference), (second, second_reference)):
+        check_game_end(board, rule_set)  # as score refuses it
+        if rule_set.programs:
+            # Both positions are grounded together, so a program of either
+            # rule set would score both: the totals would always agree.
+            raise InputError(
+                reference,
+                f"diff compares rule sets of numbers; {rule_set.name} brings .lp programs "
+                f"({', '.join(path.name for path in rule_set.programs)}), which would score "
+                "both positions alike, so no difference could be seen (score each position "
+                "with score --rules to compare them)",
+            )
     started = time.monotonic()
     facts = first.program(0) + second.program(1, default=False)
     programs = [*first.programs, *second.programs, rules_dir() / "diff" / "position.lp"]
+
+    # Rule sets that are numbers only treat the players alike: a different
+    # total for some player is one for player 0 (rules/diff/total.lp).
+    total = "total" if not first.programs and not second.programs else "total-every-player"
 
     def run(kind: str) -> DiffSearch:
         outcome = search(
@@ -89,6 +107,7 @@ def diff(
             None,
             timeout,
             started,
+            label=f"diff {kind}",
         )
         game = (
             None
@@ -98,5 +117,7 @@ def diff(
         return DiffSearch(OUTCOME[outcome.result], game, outcome.seconds, outcome.smallest)
 
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="evlogic-diff") as pool:
-        total, winner = pool.map(run, ("total", "winner"))
-    return DiffResult((first_reference, second_reference), board.name, players, total, winner)
+        total_diff, winner_diff = pool.map(run, (total, "winner"))
+    return DiffResult(
+        (first_reference, second_reference), board.name, players, total_diff, winner_diff
+    )

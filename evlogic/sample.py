@@ -9,11 +9,12 @@ from evlogic.boards import Board
 
 
 def sample_games(
-    board: Board, reference: str, players: int, count: int, seed: int
+    board: Board, reference: str | None, players: int, count: int, seed: int
 ) -> Iterator[dict]:
     """``count`` games (game-file schema) in which exactly ``game_end`` states
     are won: distinct random homes, the other won states dealt at random.
-    The same seed always gives the same games."""
+    The same seed always gives the same games.  ``reference`` None: the
+    games name no board (batch is given it with --board)."""
     rng = random.Random(seed)
     ids = sorted(board.states)
     names = [f"P{number}" for number in range(1, players + 1)]
@@ -23,10 +24,9 @@ def sample_games(
         states: list[list[str]] = [[] for _ in range(players)]
         for state in rest:
             states[rng.randrange(players)].append(state)
-        yield {
-            "board": reference,
-            "players": [
-                {"name": names[p], "home": homes[p], "states": sorted(states[p])}
-                for p in range(players)
-            ],
-        }
+        game: dict = {} if reference is None else {"board": reference}
+        game["players"] = [
+            {"name": names[p], "home": homes[p], "states": sorted(states[p])}
+            for p in range(players)
+        ]
+        yield game

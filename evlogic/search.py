@@ -15,25 +15,30 @@ How the search is engineered (see bench/bench_search.py):
 * One grounding, split by player 0's home: each part is a solve under the
   assumption ``home(0, 0, H)``, which propagation turns into "only the cores
   around H".  Clauses learnt in one part stay for the next.
-* Phase 1 asks each part for any counterexample at all, in rounds of growing
-  time slices, so that the easy parts are settled first: "none" in every
-  part is the proof.  Phase 2 asks every part left for a counterexample
-  with fewer owned states (homes included) than the best so far, until
-  none has one: the best is then a smallest counterexample.  The one
-  reported is the first of that size in the order of rules/canonical.lp,
-  the same every run.
+* Programs that read only player 0's figures (evlogic/cone.py) get
+  rules/search/generate_player0.lp: the other players are merged, and no
+  one but player 0 is scored in full.
+* In rounds of growing time slices (easy parts are settled first) each part
+  is asked for any counterexample while none is known, and once one is, for
+  the fewest owned states below the best so far (one optimising solve,
+  rules/search/smallest.lp).  A part is settled when it has none, or none
+  smaller: "none" in every part is the proof, else the best is a smallest
+  counterexample.  The one reported is the first of that size in the order
+  of rules/canonical.lp, the same every run.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import clingo
 
 from evlogic.boards import Board
+from evlogic.cone import BETWEEN_PLAYERS, reads_player0_only
 from evlogic.errors import InputError
 from evlogic.facts import board_program, state_ids
 from evlogic.limits import OutOfTime, call_before
@@ -57,9 +62,10 @@ SEARCH_RULES = (
 #: Seconds phase 1 first gives each part; every round gives four times more.
 QUICK_LOOK = 0.1
 
-#: clasp's "jumpy" configuration (aggressive restarts) settled the per-home
-#: proofs of bench/bench_search.py fastest of the built-in ones.
-SOLVER_OPTIONS = ("--configuration=jumpy",)
+#: clasp's "frumpy" configuration (conservative) proved the bounded per-home
+#: questions of a diff (no smaller witness) in half the time of "jumpy" and
+#: "tweety", and the unbounded ones of own-monotone as fast (bench/bench_search.py).
+SOLVER_OPTIONS = ("--configuration=frumpy",)
 
 #: Predicates only rules/totals.lp defines.  A program that reads them gets
 #: the scoring's materialised totals: correct, but a much larger grounding.
@@ -78,13 +84,20 @@ REGION_ONLY = {
 
 
 def search_rules(programs: list[Path]) -> list[Path]:
-    """The rule files a search loads for these property or diff programs."""
+    """The rule files a search loads for these property or diff programs:
+    the lean scoring, plus what the programs read (a cone of influence:
+    winners only for programs that read them; only player 0 scored in full
+    when the programs read nothing else, evlogic/cone.py)."""
     names = list(SEARCH_RULES)
     reads = read_user_programs(programs).mentions
     if TOTALS_ONLY & reads:
         names[names.index("winners_by_points.lp")] = "totals.lp"
+    elif not BETWEEN_PLAYERS & reads:
+        names.remove("winners_by_points.lp")
     if REGION_ONLY & reads:
         names.insert(names.index("cores.lp") + 1, "region.lp")
+    if reads_player0_only(programs):
+        names[names.index("generate.lp")] = "search/generate_player0.lp"
     return [*rule_paths(names), *programs]
 
 
@@ -105,30 +118,25 @@ class Applies:
 
 def violation_applies(path: Path) -> Applies:
     """The relaxed copies of the rules of ``path`` (includes followed) that
-    derive violation in the base program, built as syntax trees."""
+    derive violation/0 in the base program, built as syntax trees."""
     rules: list[clingo.ast.AST] = []
-    part = ["base"]
+    base = [True]
 
     def statement(node: clingo.ast.AST) -> None:
         if node.ast_type == clingo.ast.ASTType.Program:
-            part[0] = node.name
-        if node.ast_type != clingo.ast.ASTType.Rule or part[0] != "base":
+            base[0] = node.name == "base" and not node.parameters
+        if node.ast_type != clingo.ast.ASTType.Rule or not base[0]:
             return
-        if "violation" not in str(node.head):
+        if ("violation", 0) not in _head_predicates(node.head):
+            return
+        if node.head.ast_type != clingo.ast.ASTType.Literal:
+            where = node.location.begin
+            chosen.append((display_path(Path(where.filename)), where.line))
             return
         location = node.location
-        head = clingo.ast.Literal(
-            location,
-            clingo.ast.Sign.NoSign,
-            clingo.ast.SymbolicAtom(
-                clingo.ast.Function(
-                    location,
-                    APPLIES,
-                    [clingo.ast.SymbolicTerm(location, clingo.Number(len(rules)))],
-                    0,
-                )
-            ),
-        )
+        number = clingo.ast.SymbolicTerm(location, clingo.Number(len(rules)))
+        atom = clingo.ast.SymbolicAtom(clingo.ast.Function(location, APPLIES, [number], 0))
+        head = clingo.ast.Literal(location, clingo.ast.Sign.NoSign, atom)
         body = [
             literal
             for literal in node.body
@@ -138,8 +146,58 @@ def violation_applies(path: Path) -> Applies:
         ]
         rules.append(clingo.ast.Rule(location, head, body))
 
+    chosen: list[tuple[str, int]] = []  # violation in a choice or disjunction
     clingo.ast.parse_files([str(path)], statement)
+    if chosen:
+        source, line = chosen[0]
+        raise InputError(
+            source,
+            "violation in a choice or disjunction is chosen, not derived: a search could "
+            "leave it out (or pick it where nothing breaks); derive it with a plain rule",
+            line=line,
+        )
     return Applies(display_path(path), tuple(rules))
+
+
+#: Statements a search cannot take from a property: an #external is never
+#: switched on, an optimisation would fight the search's own, and a part
+#: other than base is never grounded (or is one of the search's own parts).
+PROPERTY_REFUSED = {
+    "external": "an #external, which no search ever switches on",
+    "optimisation": "an optimisation (#minimize, #maximize or a weak constraint), which "
+    "would fight the search's own",
+    "part": "a #program part other than base, which a search never grounds as yours",
+}
+
+#: ... nor from a rule set's programs, whose positions a search must not
+#: narrow (score refuses what a constraint rules out; a search would just
+#: skip those positions and could prove a property by leaving its
+#: counterexamples out) nor choose among (scores would not be the scores).
+RULE_SET_REFUSED = {
+    **PROPERTY_REFUSED,
+    "constraint": "a constraint, which rules positions out: a search would skip them and "
+    "could prove a property by leaving its counterexamples out",
+    "choice": "a choice or disjunction: the scores a search sees would not be the scores",
+}
+
+
+def guard_programs(properties: list[Path], rule_programs: list[Path]) -> None:
+    """Refuse what a search cannot prove soundly over: a statement kind in
+    PROPERTY_REFUSED or RULE_SET_REFUSED, or a name of the search's own
+    (evlogic_*, which would steer the search's bound or probe)."""
+    for programs, refused, whose in (
+        (properties, PROPERTY_REFUSED, "a property"),
+        (rule_programs, RULE_SET_REFUSED, "a rule set's program"),
+    ):
+        read = read_user_programs(programs)
+        found = read.first(*refused)
+        if found is not None:
+            kind, source, line = found
+            raise InputError(source, f"{whose} for check and diff has {refused[kind]}", line=line)
+        reserved = sorted(name for name, _ in read.mentions if name.startswith("evlogic_"))
+        if reserved:
+            source = ", ".join(display_path(path) for path in programs)
+            raise InputError(source, f"{reserved[0]}: names starting evlogic_ are the search's own")
 
 
 def _head_predicates(head: clingo.ast.AST) -> set[tuple[str, int]]:
@@ -170,6 +228,11 @@ class _Part:
 
     home: int
     refuted: bool = False  # proved: no counterexample here
+    empty_upto: int = 0  # proved: no counterexample here with at most this many owned states
+
+    def settled(self, best: list[clingo.Symbol] | None) -> bool:
+        """Nothing left to ask: no counterexample here, or none smaller than ``best``."""
+        return self.refuted or (best is not None and self.empty_upto >= _owned_count(best) - 1)
 
 
 def search(
@@ -181,10 +244,12 @@ def search(
     timeout: float,
     started: float | None = None,
     applies: Applies | None = None,
+    label: str = "search",
 ) -> SearchOutcome:
     """Search every position with ``players`` players and at most
     ``max_states`` owned states for ``violation``, until ``timeout`` seconds
     after ``started`` (time.monotonic(); default now), grounding included.
+    Progress goes to standard error when it is a terminal, named ``label``.
 
     "holds" is said only when every part was refuted and some position
     exists at all; no position is an InputError naming the programs, and so
@@ -199,7 +264,7 @@ def search(
             "--max-states", f"must be at least {players}: each of the {players} players owns a home"
         )
     started = time.monotonic() if started is None else started
-    progress = _Progress(started)
+    progress = _Progress(started, label)
     try:
         return call_before(
             started + timeout,
@@ -210,17 +275,43 @@ def search(
     except OutOfTime:  # clingo was busy past the deadline (grounding, preparing a solve)
         result = "unknown" if progress.best is None else "counterexample"
         return SearchOutcome(result, progress.best, progress.elapsed(), False)
+    finally:
+        progress.done()
 
 
 @dataclass
 class _Progress:
-    """What a search has found so far, for an answer at the deadline."""
+    """What a search has found so far, for an answer at the deadline, and a
+    line on standard error now and then when it is a terminal."""
 
     started: float
+    label: str
     best: list[clingo.Symbol] | None = None  # the smallest counterexample so far
+    shown: float = 0.0  # when the last line was shown
+    live: bool = field(default_factory=lambda: sys.stderr.isatty())
 
     def elapsed(self) -> float:
         return time.monotonic() - self.started
+
+    def show(self, parts: list[_Part]) -> None:
+        """At most one line a second, after the first second."""
+        now = self.elapsed()
+        if not self.live or now < 1.0 or now - self.shown < 1.0:
+            return
+        self.shown = now
+        settled = sum(part.settled(self.best) for part in parts)
+        if self.best is None:
+            phase = "looking for any counterexample"
+        else:
+            phase = f"looking for one with at most {_owned_count(self.best) - 1} owned states"
+        sys.stderr.write(
+            f"evlogic: {self.label}: {now:.0f} s: {phase}: {settled} homes of player 0 "
+            f"settled, {len(parts) - settled} left\n"
+        )
+        sys.stderr.flush()
+
+    def done(self) -> None:
+        self.live = False
 
 
 def _search(
@@ -241,11 +332,16 @@ def _search(
     facts = (
         rule_facts
         + board_program(board)
-        + f"search_players({players}).\n"
-        + "".join(f"#external limit({k}).\n" for k in range(players, top + 1))
+        + f"evlogic_players({players}).\n"
+        + "".join(f"#external evlogic_limit({k}).\n" for k in range(players, top + 1))
     )
     statements = applies.rules if applies is not None else ()
-    control = ground(facts, search_rules(programs), SOLVER_OPTIONS, statements=statements)
+    control = ground(
+        facts,
+        search_rules(programs),
+        (*SOLVER_OPTIONS, "--opt-mode=ignore"),
+        statements=statements,
+    )
     if applies is not None and not any(control.symbolic_atoms.by_signature(APPLIES, 1)):
         raise InputError(
             applies.source,
@@ -253,58 +349,86 @@ def _search(
             "what they read never occurs (position 1 not defined? a figure this board "
             "never has?), so the property could never fail and a search would prove nothing",
         )
-    parts = [_Part(home) for home in range(len(board.states))]
+    # Homes with the most neighbours first: the most cores and sieges, where
+    # counterexamples are likeliest (the order only changes what is found
+    # first; the answer printed is the canonical one).
+    ids = state_ids(board)
+    parts = sorted(
+        (_Part(home) for home in range(len(ids))),
+        key=lambda part: (-len(board.states[ids[part.home]].neighbors), part.home),
+    )
 
     def elapsed() -> float:
         return time.monotonic() - started
 
-    # Phase 1: any counterexample at all, part by part, in growing slices.
-    best: list[clingo.Symbol] | None = None
-    look = QUICK_LOOK
-    while best is None and time.monotonic() < deadline:
-        for part in parts:
-            if part.refuted:
-                continue
-            if time.monotonic() >= deadline:
-                break
-            bound = None if max_states is None else top
-            outcome, best = _solve(
-                control, part.home, bound, min(deadline, time.monotonic() + look)
-            )
-            part.refuted = outcome == "unsat"
-            if best is not None:
-                progress.best = best
-                break
-        if all(part.refuted for part in parts):
-            exists = _any_position(control, None if max_states is None else top, deadline)
-            if exists is None:
-                break  # time ran out: unknown
-            if not exists:
-                raise _no_position(board, programs, players, max_states)
-            return SearchOutcome("holds", None, elapsed(), False)
-        look *= 4
-    if best is None:
-        return SearchOutcome("unknown", None, elapsed(), False)
+    def proved_holds() -> SearchOutcome | None:
+        exists = _any_position(control, None if max_states is None else top, deadline)
+        if exists is None:
+            return None  # time ran out: unknown
+        if not exists:
+            raise _no_position(board, programs, players, max_states)
+        return SearchOutcome("holds", None, elapsed(), False)
 
-    # Phase 2: one pass over the parts left, each asked for a counterexample
-    # smaller than the best so far (a bound is "at most", so a part with none
-    # below one bound has none below any lower one either).  No position has
-    # fewer owned states than players: their homes.
-    for part in parts:
-        while not part.refuted and _owned_count(best) > players:
-            outcome, symbols = _solve(control, part.home, _owned_count(best) - 1, deadline)
-            if outcome == "unknown":
-                return SearchOutcome("counterexample", best, elapsed(), False)
-            if outcome == "unsat":
-                break
-            best = progress.best = symbols
-    canonical = _canonical(control, parts, _owned_count(best), deadline)
-    return SearchOutcome("counterexample", canonical or best, elapsed(), True)
+    control.load(str(rules_dir() / "search" / "smallest.lp"))
+    control.ground([("smallest", [])])
+    look = QUICK_LOOK
+    while time.monotonic() < deadline:
+        for part in parts:
+            if part.settled(progress.best) or time.monotonic() >= deadline:
+                continue
+            progress.show(parts)
+            slice_end = min(deadline, time.monotonic() + look)
+            if progress.best is None:
+                # Any counterexample at all: none in every part is the proof.
+                outcome, symbols = _solve(
+                    control, part.home, None if max_states is None else top, slice_end
+                )
+                part.refuted = outcome == "unsat"
+                if symbols is not None:
+                    progress.best = symbols
+            else:
+                # Fewer owned states than the best so far, as few as the part has.
+                _smallest_in(control, part, progress, slice_end)
+        if all(part.settled(progress.best) for part in parts):
+            break
+        look *= 4
+    else:
+        result = "unknown" if progress.best is None else "counterexample"
+        return SearchOutcome(result, progress.best, elapsed(), False)
+    if progress.best is None:
+        return proved_holds() or SearchOutcome("unknown", None, elapsed(), False)
+    size = _owned_count(progress.best)
+    canonical = _canonical(control, parts, size, deadline)
+    return SearchOutcome("counterexample", canonical or progress.best, elapsed(), True)
+
+
+def _smallest_in(
+    control: clingo.Control, part: _Part, progress: _Progress, deadline: float
+) -> None:
+    """Optimise in ``part``: counterexamples with fewer owned states than the
+    best so far, each better one recorded in ``progress``, until the part
+    has none smaller (it is settled) or ``deadline``."""
+    assert progress.best is not None
+    bound = _owned_count(progress.best) - 1
+    _set_bound(control, bound)
+    control.configuration.solve.opt_mode = "opt"
+    try:
+        with control.solve(assumptions=[_home(part.home)], yield_=True, async_=True) as handle:
+            while handle.wait(max(0.0, deadline - time.monotonic())):
+                model = handle.model()
+                if model is None:  # the last model found here (if any) is optimal
+                    part.empty_upto = min(bound, _owned_count(progress.best) - 1)
+                    return
+                progress.best = model.symbols(shown=True)
+                handle.resume()
+            handle.cancel()
+    finally:
+        control.configuration.solve.opt_mode = "ignore"
 
 
 def _any_position(control: clingo.Control, bound: int | None, deadline: float) -> bool | None:
     """Whether any position exists at all (None: no answer by ``deadline``)."""
-    probe = clingo.Function("probe")
+    probe = clingo.Function("evlogic_probe")
     control.assign_external(probe, True)
     _set_bound(control, bound)
     try:
@@ -342,8 +466,8 @@ def _canonical(
     control.ground([("canonical", [])])
     control.configuration.solve.opt_mode = "opt"
     _set_bound(control, size)
-    for part in parts:
-        if part.refuted:
+    for part in sorted(parts, key=lambda part: part.home):  # the lowest home first
+        if part.refuted or part.empty_upto >= size:
             continue
         if time.monotonic() >= deadline:
             return None
@@ -370,7 +494,7 @@ def _home(home: int) -> tuple[clingo.Symbol, bool]:
 
 def _set_bound(control: clingo.Control, bound: int | None) -> None:
     """At most ``bound`` owned states from now on (None: any number)."""
-    for atom in control.symbolic_atoms.by_signature("limit", 1):
+    for atom in control.symbolic_atoms.by_signature("evlogic_limit", 1):
         if atom.is_external:
             control.assign_external(atom.symbol, atom.symbol.arguments[0].number == bound)
 
@@ -408,12 +532,20 @@ def position_game(
     """A found position as a game mapping (the game-file schema)."""
     ids = state_ids(board)
     homes: dict[int, str] = {}
+    seated: list[int] = []  # homes on seats of their own (rules/search/generate_player0.lp)
     states: dict[int, list[str]] = {p: [] for p in range(players)}
     for symbol in symbols:
-        if symbol.name == "home":
-            homes[symbol.arguments[0].number] = ids[symbol.arguments[1].number]
-        elif symbol.name == "owned":
-            states[symbol.arguments[0].number].append(ids[symbol.arguments[1].number])
+        if symbol.name not in ("home", "owned"):
+            continue  # a program's own #show
+        owner, state = (argument.number for argument in symbol.arguments)
+        if symbol.name == "home" and owner < players:
+            homes[owner] = ids[state]
+        elif symbol.name == "home":
+            seated.append(state)
+        elif symbol.name == "owned":  # seat N's states (generate_player0.lp) are player 1's
+            states[owner if owner < players else 1].append(ids[state])
+    for seat, state in enumerate(sorted(seated), start=1):
+        homes[seat] = ids[state]
     return {
         "board": board_reference,
         "rules": rules_reference,

@@ -2,8 +2,9 @@
 
 The scoring programs in ``rules/`` are stratified: grounding already decides
 them and the solver only confirms the single model, so no search happens.
-Grounding is multi-shot in one place: ``rules/region_order.lp`` has a
-``layer(k)`` part, grounded for k = 1, 2, ... while ``grew(k-1)`` holds.
+Grounding is multi-shot in one place: ``rules/region_order.lp`` has
+``frontier(k)`` and ``layer(k)`` parts, grounded (in that order, in two
+calls) for k = 1, 2, ... while ``grew(k-1)`` holds.
 """
 
 from __future__ import annotations
@@ -110,6 +111,7 @@ def ground(
     layer = 0
     while _is_fact(control, clingo.Function("grew", [clingo.Number(layer)])):
         layer += 1
+        control.ground([("frontier", [clingo.Number(layer)])])
         control.ground([("layer", [clingo.Number(layer)])])
     if messages:
         raise SolverError("clingo: " + " | ".join(messages))
@@ -168,6 +170,15 @@ class UserPrograms:
     mentions: frozenset[tuple[str, int]]  # every predicate (name, arity) they mention
     defines: frozenset[tuple[str, int]]  # predicates in a rule head of the base program
     files: frozenset[str]  # every file read, as clingo names it in messages
+    # Statements a search must know of, as (kind, file, line): "constraint",
+    # "choice" (a choice or disjunction), "external", "optimisation" (a
+    # #minimize, #maximize or weak constraint), "part" (a #program other
+    # than base: never grounded, or grounded by evlogic's own search parts).
+    kinds: tuple[tuple[str, str, int], ...] = ()
+
+    def first(self, *kinds: str) -> tuple[str, str, int] | None:
+        """The first statement of one of ``kinds``, or None."""
+        return next((found for found in self.kinds if found[0] in kinds), None)
 
 
 def read_user_programs(programs: Sequence[Path]) -> UserPrograms:
@@ -208,15 +219,33 @@ def read_user_programs(programs: Sequence[Path]) -> UserPrograms:
             refuse(node, "a #script block: rule set and property programs cannot run Python")
             return node
 
-    part = ["base"]  # the #program part statements belong to
+    part = [True]  # whether statements belong to the base program (base/0)
+    kinds: list[tuple[str, str, int]] = []
+    types = clingo.ast.ASTType
+
+    def note(kind: str, node: clingo.ast.AST) -> None:
+        where = node.location.begin
+        kinds.append((kind, display_path(Path(where.filename)), where.line))
 
     def statement(node: clingo.ast.AST) -> None:
         files.add(node.location.begin.filename)
-        if node.ast_type == clingo.ast.ASTType.Program:
-            part[0] = node.name
+        if node.ast_type == types.Program:
+            part[0] = node.name == "base" and not node.parameters
+            if not part[0]:
+                note("part", node)
         Read(mentions)(node)
-        if node.ast_type == clingo.ast.ASTType.Rule and part[0] == "base":
+        if node.ast_type == types.Rule and part[0]:
             Read(defines)(node.head)
+        if node.ast_type == types.Rule:
+            head = node.head
+            if head.ast_type == types.Literal and head.atom.ast_type == types.BooleanConstant:
+                note("constraint", node)
+            elif head.ast_type in (types.Aggregate, types.HeadAggregate, types.Disjunction):
+                note("choice", node)
+        elif node.ast_type == types.External:
+            note("external", node)
+        elif node.ast_type in (types.Minimize,):
+            note("optimisation", node)
 
     errors: list[str] = []
     try:
@@ -229,7 +258,7 @@ def read_user_programs(programs: Sequence[Path]) -> UserPrograms:
         raise user_program_error(errors[0]) from None
     if refused:
         raise refused[0]
-    return UserPrograms(frozenset(mentions), frozenset(defines), frozenset(files))
+    return UserPrograms(frozenset(mentions), frozenset(defines), frozenset(files), tuple(kinds))
 
 
 def user_program_error(message: str) -> InputError:

@@ -104,3 +104,40 @@ def as_game(board: dict, players: list[dict]) -> Game:
     parsed = board_from_field(yaml_document(yaml.safe_dump(board), "board.yaml"), "board")
     fields = yaml_document(yaml.safe_dump({"players": players}), "game.yaml").fields(["players"])
     return game_from_fields(fields, parsed, "game.yaml")
+
+
+@st.composite
+def big_positions(draw) -> tuple[dict, list[dict]]:
+    """Larger boards where cores abound: dense graphs (many triangles around a
+    home, most closures covered by an earlier one) and full hex lattices,
+    with one player owning most of the board and a rival holding the rest."""
+    size = draw(st.integers(8, 24))
+    ids = [f"S{i:02d}" for i in range(size)]
+    if draw(st.booleans()):
+        keep = draw(st.floats(0.5, 1.0))
+        pairs = list(itertools.combinations(ids, 2))
+        flags = draw(st.lists(st.floats(0, 1), min_size=len(pairs), max_size=len(pairs)))
+        edges = [pair for pair, flag in zip(pairs, flags, strict=True) if flag <= keep]
+    else:
+        edges = hex_edges(draw, ids)
+    neighbors: dict[str, list[str]] = {name: [] for name in ids}
+    for a, b in edges:
+        neighbors[a].append(b)
+        neighbors[b].append(a)
+    board = {
+        "name": "big",
+        "game_end": size,
+        "states": {
+            name: {"ev": draw(st.integers(1, 60)), "swing": False, "neighbors": neighbors[name]}
+            for name in ids
+        },
+    }
+    home, rival = draw(st.permutations(ids))[:2]
+    share = draw(st.floats(0.6, 1.0))
+    mine = [s for s in ids if s not in (home, rival) and draw(st.floats(0, 1)) <= share]
+    theirs = [s for s in ids if s not in (home, rival, *mine)]
+    players = [
+        {"name": "Me", "home": home, "states": mine},
+        {"name": "Rival", "home": rival, "states": theirs},
+    ]
+    return board, players

@@ -73,3 +73,19 @@ def test_a_rule_set_is_equivalent_to_itself(cli, tmp_path, search_board):
 def test_diff_needs_two_rule_sets(cli):
     result = cli("diff", "--rules", "standard")
     assert result.code == 2 and "exactly two" in result.err
+
+
+def test_a_rule_set_with_programs_is_refused_not_proved_equivalent(cli, tmp_path, search_board):
+    """Both positions of a diff are grounded together, so a rule set's own
+    program would score both alike (the README's home-bonus.lp: every home
+    worth 5 more would look equivalent to standard): refused, one line."""
+    (tmp_path / "home-bonus.lp").write_text("face_value(G, P, home_bonus, 5) :- home(G, P, _).\n")
+    (tmp_path / "home-bonus.yaml").write_text(
+        "name: home-bonus\nextends: standard\nprograms: [home-bonus.lp]\n"
+    )
+    result = cli(
+        "diff", "--board", "board.yaml", "--rules", "standard", "--rules", "home-bonus.yaml"
+    )
+    assert result.code == 2 and result.out == ""
+    [line] = result.err.splitlines()
+    assert line.startswith("evlogic: error: home-bonus.yaml: diff compares rule sets of numbers")

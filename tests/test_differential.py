@@ -17,7 +17,7 @@ from evlogic.search import SEARCH_RULES
 from evlogic.solver import rule_paths, solve
 from evlogic.yamlfile import yaml_document
 from plain_scorer import Rules, score_position
-from strategies import as_game, positions
+from strategies import as_game, big_positions, positions
 
 
 def engine_report(board: dict, players: list[dict]) -> dict:
@@ -131,3 +131,27 @@ def test_search_encodings_give_the_scorers_totals_and_winners(position, variant)
     assert [totals[p] for p in sorted(totals)] == [p["total"] for p in report["players"]]
     names = [p["name"] for p in report["players"]]
     assert [names[p] for p in winners] == report["winners"]
+
+
+# --- larger, denser boards: many cores, most covered by an earlier one --------
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(big_positions(), rule_variants)
+def test_engine_agrees_with_the_plain_scorer_on_dense_boards_and_lattices(position, variant):
+    """Only closures of cores no earlier core covers are grown
+    (rules/cores.lp): every links_needed and region mode must still give the
+    plain scorer's core, region and totals."""
+    board, players = position
+    engine = score_game(game_under(board, players, variant)).to_dict()
+    plain = score_position(
+        board["states"],
+        players,
+        board["game_end"],
+        Rules(**{**variant, "tiers": dict(variant["tiers"])}),
+    )
+    assert_agree(engine, plain)
+    if variant["links_needed"] == 2 and variant["region"] == "best-core":
+        for mine in engine["players"]:
+            if mine["core"]:
+                assert_valid_join_order(mine["region"], mine["core"], board)

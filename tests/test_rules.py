@@ -291,6 +291,35 @@ def test_cores_reach_the_tiers_of_the_largest_closure():
     )
 
 
+def test_cores_grow_only_closures_no_earlier_core_covers():
+    # Cores H-A-B and H-B-C share B.  With two links C joins H-A-B in its
+    # first step (it touches H and B), so H-B-C lies inside that closure: it
+    # is covered and grows no closure of its own.  With three links C would
+    # also need A, which it does not touch: both cores lead.
+    unique_model(
+        ["cores.lp"],
+        region_program(["A", "B", "C"], links=2),
+        has=['covered(0,0,("B","C"))', 'leading(0,0,("A","B"))', 'grown(0,0,("A","B"),"C")'],
+        lacks=['leading(0,0,("B","C"))', 'grown(0,0,("B","C"),"H")'],
+    )
+    unique_model(
+        ["cores.lp"],
+        region_program(["A", "B", "C"], links=3),
+        has=['leading(0,0,("A","B"))', 'leading(0,0,("B","C"))'],
+        lacks=['covered(0,0,("B","C"))', 'grown(0,0,("A","B"),"C")'],
+    )
+
+
+def test_cores_a_later_core_is_never_covered_by_an_earlier_one_it_covers():
+    # The rank decides who covers whom: H-A-B (first) is never covered.
+    unique_model(
+        ["cores.lp"],
+        region_program(["A", "B", "C"], links=1),
+        has=['core_rank(0,0,("A","B"),("A","B"))', 'covered(0,0,("B","C"))'],
+        lacks=['covered(0,0,("A","B"))'],
+    )
+
+
 def test_cores_reach_nothing_without_a_core():
     unique_model(
         ["cores.lp"],

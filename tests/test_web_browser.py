@@ -290,3 +290,84 @@ def test_fifty_clients_twenty_requests_each_all_answered_correctly(server):
     assert len(answers) == 1000
     wrong = [(which, result) for which, result in answers if result != expected[which]]
     assert wrong == []
+
+
+# --- hostile names: text, never markup ------------------------------------------------
+
+#: Each payload runs script if it is ever parsed as HTML or SVG markup.
+XSS = [
+    '<img src=x onerror="window.__xss=(window.__xss||0)+1">',
+    '</script><svg onload="window.__xss=(window.__xss||0)+1"></svg>',
+    '"><image href="x" onerror="window.__xss=(window.__xss||0)+1"/>',
+    "'><b id=injected>bold</b>",
+]
+
+
+def hostile_board() -> bytes:
+    ids = ["A" + XSS[0], "B" + XSS[2], "C" + XSS[3]]
+    states = {
+        ids[0]: {"ev": 3, "name": "n" + XSS[1], "neighbors": [ids[1], ids[2]], "hex": [0, 0]},
+        ids[1]: {"ev": 4, "name": "m" + XSS[0], "neighbors": [ids[0], ids[2]], "hex": [1, 0]},
+        ids[2]: {"ev": 5, "name": "o" + XSS[2], "neighbors": [ids[0], ids[1]], "hex": [0, 1]},
+    }
+    return yaml.safe_dump({"name": "board" + XSS[1], "states": states}).encode()
+
+
+def no_markup_ran(page) -> None:
+    assert page.evaluate("window.__xss === undefined")
+    assert page.locator("#injected").count() == 0
+    assert page.locator("img").count() == 0
+    assert page.locator("image").count() == 0
+
+
+def test_names_and_ids_from_an_uploaded_board_and_players_are_text(page):
+    """Player names, state ids and names and the board's name from an
+    uploaded board are shown as text on the map, in the table, in the
+    explanation and in error lines: never parsed as HTML or SVG."""
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.set_input_files(
+        "#board-upload",
+        files=[
+            {"name": "evil" + XSS[3] + ".yaml", "mimeType": "text/yaml", "buffer": hostile_board()}
+        ],
+    )
+    page.wait_for_function(
+        "document.querySelectorAll('g.tile[data-state]').length === 3"
+        " || !document.getElementById('error').hidden"
+    )
+    assert page.locator("#error").is_hidden(), page.inner_text("#error")
+    settle(page)
+    ids = page.eval_on_selector_all(
+        "g.tile[data-state]", "tiles => tiles.map(t => t.dataset.state)"
+    )
+    assert sorted(ids) == ["A" + XSS[0], "B" + XSS[2], "C" + XSS[3]]
+    rename(page, 0, "P" + XSS[0])
+    rename(page, 1, "Q" + XSS[2])
+
+    def click_state(state_id: str, shift: bool = False) -> None:
+        tile = page.locator("g.tile[data-state]").nth(ids.index(state_id))
+        tile.dispatch_event("click", {"shiftKey": shift})  # long labels overlap: no pointer
+        settle(page)
+
+    click_state(ids[0], shift=True)
+    click_state(ids[1])
+    page.keyboard.press("2")
+    click_state(ids[2], shift=True)
+    page.locator("#score tbody tr").first.click()  # focus: the server's SVG and the explanation
+    settle(page)
+    page.wait_for_selector("#explain h2")
+    table = page.inner_text("#score")
+    assert "P" + XSS[0] in table and "Q" + XSS[2] in table
+    assert XSS[0] in page.inner_text("#explain")  # a state id, quoted as text
+    no_markup_ran(page)
+
+    # an error line that quotes hostile text
+    broken = ("states:\n  X: {ev: 3, neighbors: ['" + XSS[0].replace("'", "''") + "']}\n").encode()
+    page.set_input_files(
+        "#board-upload", files=[{"name": "broken.yaml", "mimeType": "text/yaml", "buffer": broken}]
+    )
+    page.wait_for_selector("#error:not([hidden])")
+    assert XSS[0][:20] in page.inner_text("#error")
+    no_markup_ran(page)
+    assert dialogs == []

@@ -15,9 +15,11 @@ Routes (documented with curl examples in the README):
     POST /api/games/yaml        {"game", "board_file"?} -> a game file score accepts
 
 Bad input is 400 with ``{"error": "..."}`` in the command line's words; a
-body over MAX_BODY bytes is 413; solving runs on worker threads (clingo
-releases the GIL), and one that takes longer than the request timeout is
-503 while the server goes on serving.
+body over MAX_BODY bytes is 413, one not received within the request
+timeout 408; an unknown route 404 and a wrong method 405, as JSON too.
+Solving runs in worker processes (evlogic.web.workers), and one that takes
+longer than the request timeout is killed (503) while the server goes on
+serving.
 """
 
 from __future__ import annotations
@@ -28,14 +30,16 @@ from typing import Any
 
 import anyio
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from evlogic.errors import InputError
+from evlogic.errors import InputError, escaped, quote, shortened
 from evlogic.web import service
 from evlogic.web.service import Catalog
+from evlogic.web.workers import Workers
 
 #: The largest request body accepted (bytes).
 MAX_BODY = 1 << 20
@@ -71,22 +75,33 @@ async def _body(request: Request) -> bytes:
     return b"".join(chunks)
 
 
-def create_app(catalog: Catalog, request_timeout: float = DEFAULT_REQUEST_TIMEOUT) -> Starlette:
-    """The app over ``catalog``; solving past ``request_timeout`` seconds is 503."""
+def create_app(
+    catalog: Catalog,
+    request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
+    workers: Workers | None = None,
+) -> Starlette:
+    """The app over ``catalog``; solving past ``request_timeout`` seconds is
+    503.  Requests are solved by ``workers`` (default: a pool started as
+    requests come; ``app.state.workers``, for the server to close)."""
+    pool = workers or Workers(catalog)
 
-    async def solve(work: Callable[[], Any]) -> Any:
-        with anyio.fail_after(request_timeout):
-            return await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
-
-    def endpoint(
-        handler: Callable[[Catalog, Any], Any], media_type: str | None = None
-    ) -> Callable[[Request], Any]:
+    def endpoint(name: str, media_type: str | None = None) -> Callable[[Request], Any]:
         async def run(request: Request) -> Response:
             try:
-                top = service.parse_json(await _body(request))
-                result = await solve(lambda: handler(catalog, top))
+                with anyio.fail_after(request_timeout):
+                    body = await _body(request)
             except TooLarge:
                 return _error(413, f"{service.SOURCE}: body over {MAX_BODY} bytes")
+            except TimeoutError:
+                return _error(
+                    408, f"{service.SOURCE}: the body did not arrive within {request_timeout:g} s"
+                )
+            except ClientDisconnect:  # nobody is left to answer
+                return Response(status_code=400)
+            try:
+                top = service.parse_json(body)
+                with anyio.fail_after(request_timeout):
+                    answer = await pool.solve(name, top)
             except InputError as error:
                 return _error(400, str(error))
             except TimeoutError:
@@ -95,11 +110,15 @@ def create_app(catalog: Catalog, request_timeout: float = DEFAULT_REQUEST_TIMEOU
                     f"{service.SOURCE}: no answer within {request_timeout:g} s "
                     "(the server's --request-timeout)",
                 )
-            except MemoryError:
-                return _error(503, f"{service.SOURCE}: out of memory")
+            if answer.kind == "input":
+                return _error(400, str(answer.value))
+            if answer.kind == "memory":
+                return _error(503, f"{service.SOURCE}: out of memory (the server's --memory-limit)")
+            if answer.kind == "internal":
+                return _error(500, f"internal error: {escaped(shortened(answer.value, 300))}")
             if media_type is None:
-                return JSONResponse(result)
-            return Response(result, media_type=media_type)
+                return JSONResponse(answer.value)
+            return Response(answer.value, media_type=media_type)
 
         return run
 
@@ -129,21 +148,38 @@ def create_app(catalog: Catalog, request_timeout: float = DEFAULT_REQUEST_TIMEOU
         Route("/favicon.ico", icon),
         Route("/api/start", start),
         Route("/api/boards", boards),
-        Route("/api/boards/parse", endpoint(service.parse_board_yaml), methods=["POST"]),
-        Route("/api/boards/{name}", board),
+        Route("/api/boards/parse", endpoint("parse_board_yaml"), methods=["POST"]),
+        Route("/api/boards/{name:path}", board),
         Route("/api/rules", rules),
-        Route("/api/score", endpoint(service.score), methods=["POST"]),
-        Route("/api/explain", endpoint(service.explain), methods=["POST"]),
-        Route("/api/diagram", endpoint(service.diagram, "image/svg+xml"), methods=["POST"]),
-        Route("/api/games/parse", endpoint(service.parse_game_yaml), methods=["POST"]),
+        Route("/api/score", endpoint("score"), methods=["POST"]),
+        Route("/api/explain", endpoint("explain"), methods=["POST"]),
+        Route("/api/diagram", endpoint("diagram", "image/svg+xml"), methods=["POST"]),
+        Route("/api/games/parse", endpoint("parse_game_yaml"), methods=["POST"]),
         Route(
             "/api/games/yaml",
-            endpoint(service.game_yaml, "application/yaml; charset=utf-8"),
+            endpoint("game_yaml", "application/yaml; charset=utf-8"),
             methods=["POST"],
         ),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]
-    return Starlette(routes=routes)
+    app = Starlette(routes=routes, exception_handlers={HTTPException: _http_error})
+    app.state.workers = pool
+    return app
+
+
+async def _http_error(request: Request, error: Exception) -> Response:
+    """A route that does not exist or a method it does not take, in the
+    API's form: ``{"error": "..."}``."""
+    assert isinstance(error, HTTPException)
+    where = f"{request.method} {quote(request.url.path)}"
+    if error.status_code == 404:
+        message = f"{service.SOURCE}: {where}: no such page or API route"
+    elif error.status_code == 405:
+        allowed = ", ".join(sorted((error.headers or {}).get("Allow", "").split(", ")))
+        message = f"{service.SOURCE}: {where}: method not allowed (allowed: {allowed})"
+    else:
+        message = f"{service.SOURCE}: {where}: {error.detail}"
+    return JSONResponse({"error": message}, status_code=error.status_code, headers=error.headers)
 
 
 def _error(status: int, message: str) -> JSONResponse:

@@ -16,13 +16,14 @@ command line's wording.
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
 from evlogic.boards import Board, board_from_field, load_board, resolve_board
-from evlogic.errors import InputError
+from evlogic.errors import InputError, quote
 from evlogic.games import Game, game_from_fields, load_game
 from evlogic.layout import board_layout
 from evlogic.resources import bundled_boards
@@ -69,21 +70,30 @@ class Catalog:
         if board is not None:
             field = Field("--board", "", board, None, None)
             path = resolve_board(field, base)
-            start_board = board if board in boards else path.stem
-            boards.setdefault(start_board, load_board(path, board))
+            if board in boards:
+                start_board = board
+            else:
+                start_board = _entry(boards, path.stem, board, load_board(path, board))
         if rules is not None:
             rule_set = load_rule_set(rules, base)
-            start_rules = rules if rules in rule_sets else rule_set.name
-            rule_sets.setdefault(start_rules, rule_set)
+            if rules in rule_sets:
+                start_rules = rules
+            else:
+                start_rules = _entry(rule_sets, rule_set.name, rules, rule_set)
         if game is not None:
             loaded = load_game(Path(game), game, rule_sets[start_rules] if rules else None)
             name = next((n for n, b in boards.items() if b.source == loaded.board.source), None)
             if name is None:
-                name = Path(loaded.board.source).stem
-                boards[name] = loaded.board
-            if rules is None and loaded.rules.name not in rule_sets:
-                rule_sets[loaded.rules.name] = loaded.rules
-            start = game_document(loaded, name, rules or loaded.rules.name)
+                stem = Path(loaded.board.source).stem
+                name = _entry(boards, stem, f"{stem} ({game})", loaded.board)
+            if rules is None:
+                known = rule_sets.get(loaded.rules.name)
+                if known is loaded.rules:
+                    start_rules = loaded.rules.name
+                else:
+                    fallback = f"{loaded.rules.name} ({game})"
+                    start_rules = _entry(rule_sets, loaded.rules.name, fallback, loaded.rules)
+            start = game_document(loaded, name, start_rules)
         else:
             start = {
                 "board": start_board,
@@ -123,7 +133,7 @@ class Catalog:
         if name not in self.boards:
             hint = closest(name, self.boards)
             raise field.error(
-                f"no board {name!r}{hint}; known: {', '.join(self.boards)} "
+                f"no board {quote(name)}{hint}; known: {', '.join(self.boards)} "
                 "(a request cannot name a file: send the board inline)"
             )
         return self.boards[name]
@@ -137,7 +147,7 @@ class Catalog:
         if name not in self.rule_sets:
             hint = closest(name, self.rule_sets)
             raise field.error(
-                f"no rule set {name!r}{hint}; known: {', '.join(self.rule_sets)} "
+                f"no rule set {quote(name)}{hint}; known: {', '.join(self.rule_sets)} "
                 "(a request cannot name a file: send the parameters inline; programs "
                 "only come from the server's --rules)"
             )
@@ -149,6 +159,15 @@ class Catalog:
         board = self.board(fields["board"])
         rules = self.rule_set(fields.get("rules"))
         return game_from_fields(fields, board, SOURCE, rules), fields
+
+
+def _entry(catalog: dict, name: str, fallback: str, value: object) -> str:
+    """Add ``value`` to ``catalog`` under ``name``, or under ``fallback`` (the
+    path as given) when a bundled one already has that name: a board or rule
+    set given at start-up never hides behind a bundled one, nor hides it."""
+    key = name if name not in catalog else fallback
+    catalog[key] = value
+    return key
 
 
 # --- requests ------------------------------------------------------------
@@ -168,8 +187,9 @@ def parse_json(body: bytes) -> Field:
         ) from None
     except RecursionError:
         raise InputError(SOURCE, "invalid JSON: nests too deeply") from None
-    except ValueError as error:  # an integer too long to convert
-        raise InputError(SOURCE, f"invalid JSON: {error}") from None
+    except ValueError:  # an integer too long to convert (Python's words name its own API)
+        limit = sys.get_int_max_str_digits()
+        raise InputError(SOURCE, f"invalid JSON: a number of more than {limit} digits") from None
     return Field(SOURCE, "", value, None, None)
 
 
@@ -180,7 +200,7 @@ def player_name(fields: dict[str, Field], game: Game) -> str:
     names = [player.name for player in game.players]
     if name not in names:
         raise fields["player"].error(
-            f"no player {name!r}{closest(name, names)}; players: {', '.join(names)}"
+            f"no player {quote(name)}{closest(name, names)}; players: {', '.join(names)}"
         )
     return name
 

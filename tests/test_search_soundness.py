@@ -1,0 +1,236 @@
+"""The search against brute force: on small boards every position is
+enumerated in plain Python and scored by tests/plain_scorer.py; every answer
+of the search (holds, the smallest size, the very position printed) must be
+what the enumeration says.  And the reduced search (the other players merged,
+rules/search/generate_player0.lp) must answer exactly as the full one."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import evlogic.search
+from conftest import SEARCH_EDGES, board_dict
+from evlogic.boards import load_board
+from evlogic.check import check
+from evlogic.cone import reads_player0_only
+from evlogic.errors import InputError
+from evlogic.rulesets import load_rule_set
+from plain_scorer import Rules, score_position
+
+# A property in ASP, and the same in Python over plain_scorer's figures of
+# one position (players in seat order) under the given rules.
+Figures = dict
+PROPERTIES: dict[str, tuple[str, Callable[[Figures], bool]]] = {
+    "p0-bonus": (
+        "violation :- net_bonus(0, 0, B), B > 0.\n",
+        lambda f: f["players"][0]["net_bonus"] > 0,
+    ),
+    "any-bonus": (
+        "violation :- net_bonus(0, P, B), B > 0.\n",
+        lambda f: any(p["net_bonus"] > 0 for p in f["players"]),
+    ),
+    "p0-besieged-core": (
+        "violation :- siege(0, 0, S), region_reaches(0, 0, 3).\n",
+        lambda f: bool(f["players"][0]["siege"]) and len(f["players"][0]["region"]) >= 3,
+    ),
+    "p0-lone-winner": (
+        "violation :- winner(0, 0), player(0, 1), not winner(0, Q) : player(0, Q), Q != 0.\n",
+        lambda f: len(f["players"]) > 1 and f["winners"] == [f["players"][0]["name"]],
+    ),
+    "p0-total-20": (
+        "violation :- #sum{ V, S : points(0, 0, V, S) } >= 20.\n",
+        lambda f: f["players"][0]["total"] >= 20,
+    ),
+    "p0-never": (
+        "violation :- net_bonus(0, 0, B), B > 1000.\n",
+        lambda f: False,
+    ),
+}
+
+
+def positions(states: list[str], players: int):
+    """Every position: distinct homes, players 1.. in increasing order (as the
+    search), every other state unclaimed or held by one player."""
+    for homes in itertools.permutations(states, players):
+        if list(homes[1:]) != sorted(homes[1:]):
+            continue
+        rest = [s for s in states if s not in homes]
+        for owners in itertools.product(range(-1, players), repeat=len(rest)):
+            yield [
+                {
+                    "name": f"P{p + 1}",
+                    "home": homes[p],
+                    "states": [s for s, o in zip(rest, owners, strict=True) if o == p],
+                }
+                for p in range(players)
+            ]
+
+
+def owned_count(players: list[dict]) -> int:
+    return sum(1 + len(p["states"]) for p in players)
+
+
+def canonical_key(players: list[dict], states: list[str]) -> tuple:
+    """The order of rules/canonical.lp: player 0's home, then from the
+    highest state down what each is (0 unclaimed, 1 player 0's, 2 another's
+    home, 3 held by another), then the seats holding the others' states."""
+    role = dict.fromkeys(states, 0)
+    seats = 0
+    for index, player in enumerate(players):
+        for state in player["states"]:
+            role[state] = 1 if index == 0 else 3
+            seats += index if index else 0
+        if index:
+            role[player["home"]] = 2
+    return (states.index(players[0]["home"]), [role[s] for s in reversed(states)], seats)
+
+
+def brute_force(board: dict, players: int, holds: Callable[[Figures], bool], rules: Rules):
+    """(True, None) when no position violates, else (False, canonical smallest)."""
+    states = sorted(board["states"])
+    found = [
+        position
+        for position in positions(states, players)
+        if holds(score_position(board["states"], position, 100, rules))
+    ]
+    if not found:
+        return True, None
+    size = min(owned_count(p) for p in found)
+    smallest = [p for p in found if owned_count(p) == size]
+    return False, min(smallest, key=lambda p: canonical_key(p, states))
+
+
+def run_check(tmp_path: Path, board: dict, text: str, players: int, rules: str = "standard"):
+    (tmp_path / "board.yaml").write_text(yaml.safe_dump(board))
+    (tmp_path / "prop.lp").write_text(text)
+    result = check(
+        str(tmp_path / "prop.lp"),
+        load_board(tmp_path / "board.yaml"),
+        "board.yaml",
+        load_rule_set(rules, tmp_path),
+        rules,
+        players=players,
+        timeout=60,
+    )
+    assert result.result != "unknown"
+    return result
+
+
+def same_as_brute_force(result, board: dict, players: int, holds, rules: Rules) -> None:
+    proved, expected = brute_force(board, players, holds, rules)
+    if proved:
+        assert result.result == "holds"
+        return
+    assert result.result == "counterexample" and result.smallest
+    found = [
+        {"name": p["name"], "home": p["home"], "states": sorted(p["states"])}
+        for p in result.counterexample["players"]
+    ]
+    assert found == expected
+    assert holds(score_position(board["states"], found, 100, rules))  # re-scored: a break
+
+
+def checked_as_brute_force(
+    tmp_path: Path, board: dict, text: str, players: int, name: str, holds, rules: Rules
+) -> None:
+    """check answers as the enumeration does.  A property whose rules read
+    what never occurs (player 1 of a one-player search, a siege with one
+    player, a region on a board without triangles) can never fail: it is
+    refused, never "holds", and the enumeration must agree nothing breaks it."""
+    try:
+        result = run_check(tmp_path, board, text, players, name)
+    except InputError as error:
+        assert "no rule deriving violation can apply" in str(error)
+        assert brute_force(board, players, holds, rules) == (True, None)
+        return
+    same_as_brute_force(result, board, players, holds, rules)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3])
+@pytest.mark.parametrize("name", sorted(PROPERTIES))
+def test_every_answer_is_the_brute_force_one(tmp_path, name, players):
+    text, holds = PROPERTIES[name]
+    board = board_dict(SEARCH_EDGES, ev={"C": 5, "D": 3})
+    checked_as_brute_force(tmp_path, board, text, players, "standard", holds, Rules())
+
+
+@pytest.mark.parametrize("name", ["p0-bonus", "p0-besieged-core", "p0-total-20"])
+def test_the_reduced_search_answers_as_the_full_one(tmp_path, monkeypatch, name):
+    text, _holds = PROPERTIES[name]
+    board = board_dict(SEARCH_EDGES, ev={"C": 5, "D": 3})
+    (tmp_path / "prop.lp").write_text(text)
+    assert reads_player0_only([tmp_path / "prop.lp"])
+    reduced = run_check(tmp_path, board, text, 3)
+    monkeypatch.setattr(evlogic.search, "reads_player0_only", lambda _programs: False)
+    full = run_check(tmp_path, board, text, 3)
+    assert (reduced.result, reduced.counterexample) == (full.result, full.counterexample)
+
+
+def test_own_monotone_broken_by_shrinking_tiers_matches_brute_force(tmp_path):
+    """A test-only variant that breaks own-monotone: the smallest position
+    where winning one more state lowers player 0's total, against the
+    enumeration (each position, each state player 0 could still win)."""
+    (tmp_path / "shrinking.yaml").write_text(
+        "name: shrinking\nextends: standard\ntiers: {3: 40, 4: 5}\n"
+    )
+    rules = Rules(tiers={3: 40, 4: 5})
+    board = board_dict(SEARCH_EDGES, ev={"C": 5, "D": 3})
+    text = Path(evlogic.search.rules_dir() / "properties" / "own-monotone.lp").read_text()
+
+    def breaks(position: list[dict]) -> bool:
+        before = score_position(board["states"], position, 100, rules)["players"][0]["total"]
+        homes = {p["home"] for p in position}
+        mine = {position[0]["home"], *position[0]["states"]}
+        for state in sorted(set(board["states"]) - homes - mine):
+            after = [{**p, "states": [s for s in p["states"] if s != state]} for p in position]
+            after[0]["states"] = sorted([*after[0]["states"], state])
+            if score_position(board["states"], after, 100, rules)["players"][0]["total"] < before:
+                return True
+        return False
+
+    for players in (1, 2, 3):
+        result = run_check(tmp_path, board, text, players, "shrinking.yaml")
+        states = sorted(board["states"])
+        found = [p for p in positions(states, players) if breaks(p)]
+        size = min(owned_count(p) for p in found)
+        expected = min(
+            (p for p in found if owned_count(p) == size), key=lambda p: canonical_key(p, states)
+        )
+        assert result.result == "counterexample" and result.smallest
+        got = [
+            {"name": p["name"], "home": p["home"], "states": sorted(p["states"])}
+            for p in result.counterexample["players"]
+        ]
+        assert got == expected and breaks(got)
+
+
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    edges=st.sets(
+        st.tuples(st.sampled_from("ABCDE"), st.sampled_from("ABCDE")).filter(lambda e: e[0] < e[1]),
+        min_size=3,
+    ),
+    evs=st.lists(st.integers(1, 9), min_size=5, max_size=5),
+    players=st.integers(1, 3),
+    siege=st.integers(1, 30),
+    union=st.booleans(),
+    name=st.sampled_from(["p0-bonus", "p0-besieged-core", "p0-total-20", "any-bonus"]),
+)
+def test_random_small_boards_and_rule_sets(tmp_path, edges, evs, players, siege, union, name):
+    board = board_dict(sorted(edges), ev=dict(zip("ABCDE", evs, strict=True)), states=list("ABCDE"))
+    region = "union" if union else "best-core"
+    (tmp_path / "rules.yaml").write_text(
+        f"name: r\nextends: standard\nsiege_penalty: {siege}\nregion: {region}\n"
+    )
+    text, holds = PROPERTIES[name]
+    rules = Rules(siege_penalty=siege, region=region)
+    checked_as_brute_force(tmp_path, board, text, players, "rules.yaml", holds, rules)

@@ -1,0 +1,405 @@
+"""`evlogic serve` against a hostile client: requests that would run for
+minutes, clients that leave or never send their body, routes and methods
+that do not exist, and bad start-ups.  Every bad request is a 4xx with one
+line of `{"error": ...}`; the server's stderr never shows a traceback; the
+server keeps serving."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+from starlette.testclient import TestClient
+
+from conftest import REPO, run_subprocess
+from evlogic.web.app import create_app
+from evlogic.web.service import Catalog
+
+SMALL = {"board": "usa", "players": [{"name": "A", "home": "KY", "states": ["IN"]}]}
+
+
+def complete_graph_game(size: int) -> dict:
+    """A complete graph of ``size`` states, all but one owned by one player
+    (60 states: 2 s; 200: minutes of grounding)."""
+    ids = [f"S{i}" for i in range(size)]
+    states = {s: {"ev": 3, "neighbors": [t for t in ids if t != s]} for s in ids}
+    return {
+        "board": {"name": "complete", "states": states},
+        "players": [
+            {"name": "A", "home": ids[0], "states": ids[2:]},
+            {"name": "B", "home": ids[1]},
+        ],
+    }
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server:
+    def __init__(self, process: subprocess.Popen, port: int) -> None:
+        self.process = process
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}/"
+
+    def post(self, path: str, document: object, timeout: float = 60) -> tuple[int, dict]:
+        data = json.dumps(document).encode()
+        request = urllib.request.Request(
+            self.url + path, data=data, headers={"Content-Type": "application/json"}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+    def cpu_seconds(self) -> float:
+        """CPU time of the server and every process under it (Linux /proc)."""
+        tick = os.sysconf("SC_CLK_TCK")
+        parents: dict[int, int] = {}
+        times: dict[int, float] = {}
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(fields[1])
+            times[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+        tree = {self.process.pid}
+        grew = True
+        while grew:
+            found = {pid for pid, parent in parents.items() if parent in tree}
+            grew = not found <= tree
+            tree |= found
+        return sum(times.get(pid, 0.0) for pid in tree)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "evlogic", "serve", "--port", str(port), "--request-timeout", "3"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    served = Server(process, port)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(served.url + "api/boards", timeout=2).read()
+            break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                pytest.fail(f"evlogic serve did not start: {process.stderr.read()}")
+            time.sleep(0.2)
+    yield served
+    process.terminate()
+    _, err = process.communicate(timeout=20)
+    assert "Traceback" not in err, err
+    assert "Exception" not in err, err
+
+
+def one_line_error(status: int, document: dict, expected: int) -> str:
+    assert status == expected, document
+    assert set(document) == {"error"}
+    assert "\n" not in document["error"]
+    return document["error"]
+
+
+# --- a request that would run for minutes ------------------------------------------
+
+
+def test_a_dense_board_is_503_in_time_and_its_work_ends(server):
+    """A complete graph of 200 states, fully owned (minutes of grounding):
+    503 within the request timeout (3 s here), other requests answered
+    during and after, and the work is ended, not left to run on (on a
+    thread it held a core and gigabytes for minutes: a few such requests
+    brought the machine down)."""
+    answers: dict[str, tuple[int, dict, float]] = {}
+
+    def dense() -> None:
+        started = time.monotonic()
+        status, document = server.post("api/score", complete_graph_game(200))
+        answers["dense"] = (status, document, time.monotonic() - started)
+
+    thread = threading.Thread(target=dense)
+    thread.start()
+    during = []
+    while thread.is_alive():
+        during.append(server.post("api/score", SMALL, timeout=30)[0])
+        time.sleep(0.3)
+    thread.join()
+    status, document, took = answers["dense"]
+    assert one_line_error(status, document, 503).startswith("request: no answer within 3 s")
+    assert took < 3 + 2.5
+    assert during and set(during) == {200}
+    time.sleep(1)  # the worker is ended and a fresh one started
+    before = server.cpu_seconds()
+    time.sleep(3)
+    assert server.cpu_seconds() - before < 1.0  # nothing is still grounding
+    assert server.post("api/score", SMALL)[0] == 200
+
+
+def test_the_complete_graph_of_60_states_is_answered_within_the_timeout(server):
+    """Issue 12's dense board: an answer (the report, or 503) in time."""
+    started = time.monotonic()
+    status, document = server.post("api/score", complete_graph_game(60))
+    assert time.monotonic() - started < 3 + 2.5
+    if status != 200:
+        assert one_line_error(status, document, 503).startswith("request: no answer within")
+    assert server.post("api/score", SMALL)[0] == 200
+
+
+# --- clients that leave, or never send ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        b"POST /api/score HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{",
+        b"POST /api/score HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab",
+    ],
+    ids=["content-length", "chunked"],
+)
+def test_a_client_that_leaves_mid_body_leaves_no_traceback(server, request_bytes):
+    with socket.create_connection(("127.0.0.1", server.port)) as connection:
+        connection.sendall(request_bytes)
+        time.sleep(0.3)
+    time.sleep(0.5)
+    assert server.post("api/score", SMALL)[0] == 200
+    # the fixture asserts the server's stderr holds no traceback
+
+
+def test_a_body_that_never_arrives_is_408_in_time(server):
+    with socket.create_connection(("127.0.0.1", server.port), timeout=15) as connection:
+        connection.sendall(b"POST /api/score HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+        started = time.monotonic()
+        head, body = read_response(connection)
+    assert time.monotonic() - started < 3 + 2
+    assert head.startswith(b"HTTP/1.1 408")
+    assert json.loads(body) == {"error": "request: the body did not arrive within 3 s"}
+
+
+@pytest.mark.parametrize(
+    "request_bytes",
+    [b"", b"POST /api/score HTTP/1.1\r\nHost: x\r\n"],
+    ids=["nothing", "half-a-head"],
+)
+def test_a_request_head_that_never_completes_is_dropped_in_time(server, request_bytes):
+    """A client that sends nothing, or a header now and then, does not hold
+    its connection (and a file descriptor) for ever."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=15) as connection:
+        connection.sendall(request_bytes)
+        started = time.monotonic()
+        assert connection.recv(4096) == b""  # closed by the server
+    assert time.monotonic() - started < 3 + 2
+    assert server.post("api/score", SMALL)[0] == 200
+
+
+def test_a_kept_alive_connection_still_serves_its_next_request(server):
+    body = json.dumps(SMALL).encode()
+    head = b"POST /api/score HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(body)
+    with socket.create_connection(("127.0.0.1", server.port), timeout=15) as connection:
+        for _ in range(3):
+            connection.sendall(head + body)
+            status, _ = read_response(connection)
+            assert status.startswith(b"HTTP/1.1 200")
+            time.sleep(1)
+
+
+def read_response(connection: socket.socket) -> tuple[bytes, bytes]:
+    """A response's head and body (by its Content-Length)."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += connection.recv(4096)
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = next(
+        int(line.split(b":")[1])
+        for line in head.lower().split(b"\r\n")
+        if line.startswith(b"content-length:")
+    )
+    while len(body) < length:
+        body += connection.recv(4096)
+    return head, body
+
+
+# --- routes and methods ----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app(Catalog.build()))
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status", "wording"),
+    [
+        ("GET", "/api/nowhere", 404, "request: GET '/api/nowhere': no such page or API route"),
+        ("POST", "/nowhere", 404, "request: POST '/nowhere': no such page or API route"),
+        ("GET", "/static/nothing.js", 404, "request: GET '/static/nothing.js': no such page"),
+        ("GET", "/api/score", 405, "request: GET '/api/score': method not allowed (allowed: POST)"),
+        (
+            "PUT",
+            "/api/boards",
+            405,
+            "request: PUT '/api/boards': method not allowed (allowed: GET, HEAD)",
+        ),
+        ("OPTIONS", "/api/score", 405, "request: OPTIONS '/api/score': method not allowed"),
+        ("DELETE", "/", 405, "request: DELETE '/': method not allowed"),
+    ],
+)
+def test_unknown_routes_and_methods_are_json_errors(client, method, path, status, wording):
+    answer = client.request(method, path)
+    assert answer.headers["content-type"] == "application/json"
+    assert one_line_error(answer.status_code, answer.json(), status).startswith(wording)
+
+
+def test_head_of_a_page_is_answered(client):
+    assert client.head("/").status_code == 200
+    assert client.head("/api/boards").status_code == 200
+
+
+# --- words --------------------------------------------------------------------------
+
+
+def test_a_long_name_is_quoted_short_and_the_message_kept_whole(client):
+    """A 100,000-character board, rule set or player name is quoted cut short
+    (as every CLI error quotes user text), so the rest of the message is kept."""
+    long = "x" * 100_000
+    board = client.post("/api/score", json={**SMALL, "board": long}).json()["error"]
+    assert board.endswith("known: usa (a request cannot name a file: send the board inline)")
+    assert "(100000 characters)" in board
+    rules = client.post("/api/score", json={**SMALL, "rules": long}).json()["error"]
+    assert rules.endswith("programs only come from the server's --rules)")
+    player = client.post("/api/explain", json={**SMALL, "player": long}).json()["error"]
+    assert player.endswith("players: A")
+
+
+def test_a_huge_integer_is_worded_without_python_advice(client):
+    body = b'{"board": "usa", "players": 1' + b"0" * 5000 + b"}"
+    message = client.post("/api/score", content=body).json()["error"]
+    assert message == (
+        f"request: invalid JSON: a number of more than {sys.get_int_max_str_digits()} digits"
+    )
+
+
+# --- start-up -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("host", "wording"),
+    [
+        ("", "evlogic: error: --host: must be an address, not empty"),
+        ("999.1.1.1", "evlogic: error: --host: cannot listen on '999.1.1.1' port"),
+        ("nowhere.invalid", "evlogic: error: --host: cannot listen on 'nowhere.invalid' port"),
+    ],
+    ids=["empty", "not-an-address", "unknown-name"],
+)
+def test_a_bad_host_is_one_line_naming_the_host(host, wording):
+    result = run_subprocess("serve", "--host", host, "--port", str(free_port()))
+    assert result.code == 2
+    [line] = result.err.splitlines()
+    assert line.startswith(wording)
+
+
+def test_a_port_in_use_is_one_line_naming_the_port():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run_subprocess("serve", "--port", str(port))
+    assert result.code == 2
+    [line] = result.err.splitlines()
+    assert line == f"evlogic: error: --port: cannot listen on '127.0.0.1' port {port}: " + (
+        "Address already in use"
+    )
+
+
+def test_port_zero_announces_the_port_it_got():
+    process = subprocess.Popen(
+        [sys.executable, "-m", "evlogic", "serve", "--port", "0"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = process.stderr.readline()
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+    assert line.startswith("evlogic: serving on http://127.0.0.1:")
+    port = int(line.split(":")[3].split("/")[0])
+    assert port > 0
+
+
+def test_a_board_or_rule_set_named_like_a_bundled_one_is_not_hidden(tmp_path):
+    """`serve --board mine/usa.yaml --rules mine/steep.yaml` (a rule set named
+    standard) must serve those files, not the bundled usa and standard."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    board = yaml.safe_load((REPO / "maps" / "usa.yaml").read_text())
+    board["name"] = "My USA"
+    (mine / "usa.yaml").write_text(yaml.safe_dump(board))
+    (mine / "steep.yaml").write_text("name: standard\nextends: standard\nsiege_penalty: 99\n")
+    catalog = Catalog.build(board="mine/usa.yaml", rules="mine/steep.yaml", base=tmp_path)
+    assert catalog.boards[catalog.start["board"]].name == "My USA"
+    assert catalog.rule_sets[catalog.start["rules"]].siege_penalty == 99
+    assert catalog.boards["usa"].name == "United States (2024 electors)"  # still there
+    assert catalog.rule_sets["standard"].siege_penalty != 99
+    client = TestClient(create_app(catalog))
+    start = client.get("/api/start").json()
+    detail = client.get(f"/api/boards/{start['board']}").json()
+    assert detail["title"] == "My USA"
+    game = {**start, "players": [{"name": "A", "home": "KY"}, {"name": "B", "home": "IN"}]}
+    assert client.post("/api/score", json=game).json()["players"][0]["siege_penalty"] == 99
+
+
+def test_a_game_whose_files_are_named_like_bundled_ones_opens_on_them(tmp_path):
+    board = yaml.safe_load((REPO / "maps" / "usa.yaml").read_text())
+    board["name"] = "My USA"
+    (tmp_path / "usa.yaml").write_text(yaml.safe_dump(board))
+    (tmp_path / "steep.yaml").write_text("name: standard\nextends: standard\nsiege_penalty: 99\n")
+    game = tmp_path / "game.yaml"
+    game.write_text(
+        "board: ./usa.yaml\nrules: ./steep.yaml\n"
+        "players:\n  - {name: A, home: KY}\n  - {name: B, home: IN}\n"
+    )
+    catalog = Catalog.build(game=str(game))
+    client = TestClient(create_app(catalog))
+    start = client.get("/api/start").json()
+    assert client.get(f"/api/boards/{start['board']}").json()["title"] == "My USA"
+    assert client.post("/api/score", json=start).json()["players"][0]["siege_penalty"] == 99
+
+
+def test_the_app_works_from_a_script_read_from_standard_input():
+    """Workers must not re-import the program that made the app (a script
+    on standard input, or one without a main guard)."""
+    script = (
+        "from starlette.testclient import TestClient\n"
+        "from evlogic.web.app import create_app\n"
+        "from evlogic.web.service import Catalog\n"
+        "client = TestClient(create_app(Catalog.build()))\n"
+        f"answer = client.post('/api/score', json={SMALL!r})\n"
+        "print(answer.status_code, answer.json()['players'][0]['face_ev'])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-"], input=script, capture_output=True, text=True, timeout=120
+    )
+    assert done.stdout == "200 19\n", done.stderr
+    assert "Traceback" not in done.stderr
