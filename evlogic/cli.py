@@ -206,6 +206,17 @@ def add_format_option(command: argparse.ArgumentParser) -> None:
     )
 
 
+def add_board_argument(command: argparse.ArgumentParser) -> None:
+    """BOARD, positional: the board a command reports on."""
+    command.add_argument(
+        "board",
+        nargs="?",
+        default="usa",
+        metavar="BOARD",
+        help="a bundled board name or a path (default: usa)",
+    )
+
+
 def add_search_options(command: argparse.ArgumentParser, timeout_help: str) -> None:
     """--board, --players and --timeout: what check and diff search."""
     command.add_argument(
@@ -454,13 +465,7 @@ def build_parser() -> argparse.ArgumentParser:
         "reach, the fewest owned states (home included) for each bonus tier, its siege "
         "exposure (neighbour count), and whether it can earn a regional bonus at all.",
     )
-    report.add_argument(
-        "board",
-        nargs="?",
-        default="usa",
-        metavar="BOARD",
-        help="a bundled board name or a path (default: usa)",
-    )
+    add_board_argument(report)
     add_format_option(report)
     add_rules_option(report, games=False)
     report.set_defaults(bounded=True)
@@ -546,13 +551,7 @@ def build_parser() -> argparse.ArgumentParser:
         "EV, whether it is a swing state, and its neighbors; the game end. JSON: the board "
         "as the API's GET /api/boards/NAME gives it (with each state's hex cell).",
     )
-    board_command.add_argument(
-        "board",
-        nargs="?",
-        default="usa",
-        metavar="BOARD",
-        help="a bundled board name or a path (default: usa)",
-    )
+    add_board_argument(board_command)
     add_format_option(board_command)
     board_command.set_defaults(run=run_board)
 

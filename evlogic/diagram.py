@@ -78,11 +78,8 @@ def _centre(cell: tuple[int, int]) -> tuple[float, float]:
 
 
 def _hexagon(x: float, y: float) -> str:
-    corners = []
-    for i in range(6):
-        angle = math.radians(60 * i - 30)
-        corners.append(f"{x + RADIUS * math.cos(angle):.1f},{y + RADIUS * math.sin(angle):.1f}")
-    return " ".join(corners)
+    """The points attribute of a tile's polygon."""
+    return " ".join(f"{cx:.1f},{cy:.1f}" for cx, cy in _corners(x, y))
 
 
 def _trimmed(
@@ -215,6 +212,16 @@ def route(
     return [first, *path, last]
 
 
+def _tile_text(tile: ET.Element, x: float, y: float, ink: str, name: str, value: str) -> None:
+    """A tile's two lines: its name (bold) and its value underneath."""
+    for line, dy, style in (
+        (name, -2, {"font-size": "13", "font-weight": "bold"}),
+        (value, 13, {"font-size": "10"}),
+    ):
+        place = {"x": f"{x:.1f}", "y": f"{y + dy:.1f}", "fill": ink, "text-anchor": "middle"}
+        ET.SubElement(tile, "text", {**place, **style}).text = line
+
+
 def _svg_root(left: float, top: float, width: float, height: float) -> ET.Element:
     """An SVG element with an opaque background (readable on a dark page)."""
     svg = ET.Element(
@@ -329,23 +336,7 @@ def render_svg(explanation: Explanation, board: Board, focus: bool = False) -> s
             stroke="#555555",
             **{"stroke-width": "1"},
         )
-        ink = STYLE[role][1]
-        ET.SubElement(
-            tile,
-            "text",
-            x=f"{x:.1f}",
-            y=f"{y - 2:.1f}",
-            fill=ink,
-            **{"text-anchor": "middle", "font-size": "13", "font-weight": "bold"},
-        ).text = state
-        ET.SubElement(
-            tile,
-            "text",
-            x=f"{x:.1f}",
-            y=f"{y + 13:.1f}",
-            fill=ink,
-            **{"text-anchor": "middle", "font-size": "10"},
-        ).text = _label(state, explanation, board)
+        _tile_text(tile, x, y, STYLE[role][1], state, _label(state, explanation, board))
 
     lines = ET.SubElement(svg, "g", {"class": "links", "fill": "none", "stroke-linecap": "round"})
     drawn = [cells[state] for state in shown]

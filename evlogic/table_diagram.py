@@ -21,6 +21,7 @@ from evlogic.diagram import (
     _hexagon,
     _key,
     _svg_root,
+    _tile_text,
 )
 from evlogic.layout import board_layout
 from evlogic.report import ScoreReport
@@ -142,22 +143,8 @@ def render_table_svg(report: ScoreReport, board: Board) -> str:
             **{"stroke-width": "4" if state in homes else "1"},
         )
         ink = UNCLAIMED[1] if index is None else PLAYER_STYLES[index][1]
-        ET.SubElement(
-            tile,
-            "text",
-            x=f"{x:.1f}",
-            y=f"{y - 2:.1f}",
-            fill=ink,
-            **{"text-anchor": "middle", "font-size": "13", "font-weight": "bold"},
-        ).text = f"⌂ {state}" if state in homes else state
-        ET.SubElement(
-            tile,
-            "text",
-            x=f"{x:.1f}",
-            y=f"{y + 13:.1f}",
-            fill=ink,
-            **{"text-anchor": "middle", "font-size": "10"},
-        ).text = str(info.ev)
+        name = f"⌂ {state}" if state in homes else state
+        _tile_text(tile, x, y, ink, name, str(info.ev))
 
     outlines = ET.SubElement(
         svg, "g", {"class": "regions", "fill": "none", "stroke-linecap": "round"}
