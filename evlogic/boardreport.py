@@ -1,27 +1,50 @@
 """The board report: what every home state can reach under a rule set.
 
-The figures come from ``rules/board_report.lp`` on top of ``rules/region.lp``:
-one position per home (the home's number is the position index), first
-owning everything (cores, largest region, the tiers within reach and
-whether one pays), then, tier by tier, the fewest
-owned states that reach it: per home one grounding, one optimisation per
-tier (the tier is an ``#external`` switch).  Optimising all homes in one
-call would prove a sum of 51 minima at once, which is far slower.
+Two groundings, no search:
+
+1. ``rules/board_report/ways.lp`` and ``full_closure.lp`` over the board
+   alone: for each home the cores around it, the largest region owning every
+   state, the ways to earn each tier (the sets of exactly that many states
+   whose region is all of them, generated as terms), the fewest states that
+   reach each tier, whether a tier that pays is within reach, and for each
+   tier the way with the fewest of the home's neighbours.
+2. The scoring rules over one position per home and tier: that way owned by
+   player 0, every other neighbour of the home held by player 1
+   (``worst_siege.lp``): the bonus left after the worst siege.
+
+Both encodings of step 1 are second encodings of the region rules, made so
+that the report grows with the board instead of with homes times states;
+tests/test_board_report.py proves they agree with the scoring rules.  A rule
+set that brings its own ``.lp`` programs could change what a region is, which
+these encodings cannot see, so it is refused.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import asdict, dataclass
 
-from clingo import Function, Number
+import clingo
 
 from evlogic.boards import Board
+from evlogic.errors import InputError
 from evlogic.facts import board_program, state_ids
 from evlogic.report import atoms_by_position
 from evlogic.rulesets import RuleSet
-from evlogic.solver import Search, SolverError, rule_paths, solve
+from evlogic.solver import SolverError, rule_paths, solve
 
-REPORT_RULES = ("position.lp", "cores.lp", "region.lp", "board_report.lp")
+REACH_RULES = (
+    "board_report/ways.lp",
+    "board_report/full_closure.lp",
+    "board_report/figures.lp",
+)
+SIEGE_RULES = (
+    "position.lp",
+    "cores.lp",
+    "siege.lp",
+    "bonus.lp",
+    "board_report/worst_siege.lp",
+)
 
 
 @dataclass(frozen=True)
@@ -29,6 +52,8 @@ class HomeReport:
     state: str
     cores: int  # core candidates when every state is owned
     max_region: int  # region size when every state is owned
+    ways_to_earn: dict[str, int]  # tier size -> sets of exactly that size that are all region
+    bonus_after_worst_siege: dict[str, int | None]  # tier size -> bonus left, None: no way
     states_for_tier: dict[str, int | None]  # tier size -> fewest owned states, home included
     neighbors: int  # siege exposure
     can_earn_bonus: bool
@@ -48,47 +73,78 @@ class BoardReport:
         }
 
 
-def _positions(homes: list[int], mode: str) -> str:
-    return "".join(
-        f"game({h}). player({h},0). home({h},0,{h}). report({h},{mode}).\n" for h in homes
-    )
-
-
-def board_report(board: Board, rules: RuleSet) -> BoardReport:
+def board_report(board: Board, rules: RuleSet, reference: str | None = None) -> BoardReport:
+    if rules.programs:
+        raise InputError(
+            reference or rules.source,
+            f"board-report takes rule sets of numbers; {rules.name} brings .lp programs "
+            f"({', '.join(path.name for path in rules.programs)}), which could change what "
+            "a region is (score positions with score --rules instead)",
+        )
     ids = state_ids(board)
-    paths = [*rule_paths(REPORT_RULES), *rules.programs]
     base = rules.program() + board_program(board)
-    everything = atoms_by_position(solve(base + _positions(list(range(len(ids))), "all"), paths))
-    cores = {h: everything[h]["cores_available"][0][0] for h in range(len(ids))}
-    largest = {h: everything[h]["max_region"][0][0] for h in range(len(ids))}
+    reach = _by_home(solve(base, rule_paths(REACH_RULES)))
+    tiers = [size for size, _ in rules.tiers]
 
-    fewest: dict[int, dict[str, int | None]] = {}
-    for h in range(len(ids)):
-        fewest[h] = {str(size): None for size, _ in rules.tiers}
-        sizes = sorted(size for (size,) in everything[h]["reachable_tier"])  # searched tiers
-        if not sizes:
-            continue
-        switches = "".join(f"#external report({h},tier({size})).\n" for size in sizes)
-        search = Search(base + _positions([h], "none") + switches, paths)
-        for size in sizes:
-            found = search.optimal(
-                [Function("report", [Number(h), Function("tier", [Number(size)])])]
-            )
-            if found is None:
+    # Step 2: one position per (home, tier) that has a way to earn it.
+    asked: list[tuple[int, int]] = []
+    facts: list[str] = []
+    for home in range(len(ids)):
+        for tier, way in sorted(reach[home]["worst_way"].items()):
+            position = len(asked)
+            asked.append((home, tier))
+            facts.append(f"home({position},0,{home}). asked_tier({position},{tier}).")
+            facts.extend(f"way_state({position},{state})." for state in _members(way))
+    left: dict[tuple[int, int], int] = {}
+    if asked:
+        siege = atoms_by_position(solve(base + "\n".join(facts) + "\n", rule_paths(SIEGE_RULES)))
+        for position, (home, tier) in enumerate(asked):
+            if not siege[position]["earns_tier"]:
                 raise SolverError(
-                    f"{ids[h]}: tier {size} is within reach but no position reaches it"
+                    f"{ids[home]}: board_report/ways.lp and the scoring rules disagree "
+                    f"on a way to earn tier {tier}"
                 )
-            fewest[h][str(size)] = len(atoms_by_position(found)[h]["owned"])  # home included
+            left[home, tier] = siege[position]["net_bonus"][0][0]
 
     homes = [
         HomeReport(
-            state=ids[h],
-            cores=cores[h],
-            max_region=largest[h],
-            states_for_tier=fewest[h],
-            neighbors=len(board.states[ids[h]].neighbors),
-            can_earn_bonus=bool(everything[h]["can_earn_bonus"]),
+            state=ids[home],
+            cores=reach[home]["cores_available"],
+            max_region=reach[home]["max_region"],
+            ways_to_earn={str(t): reach[home]["ways"].get(t, 0) for t in tiers},
+            bonus_after_worst_siege={str(t): left.get((home, t)) for t in tiers},
+            states_for_tier={str(t): reach[home]["fewest"].get(t) for t in tiers},
+            neighbors=len(board.states[ids[home]].neighbors),
+            can_earn_bonus=reach[home]["can_earn_bonus"],
         )
-        for h in range(len(ids))
+        for home in range(len(ids))
     ]
     return BoardReport(board=board.name, rules=rules.name, homes=homes)
+
+
+def _by_home(symbols: list[clingo.Symbol]) -> dict[int, dict]:
+    """The shown atoms of step 1, by home number."""
+    figures: dict[int, dict] = defaultdict(
+        lambda: {"ways": {}, "fewest": {}, "worst_way": {}, "can_earn_bonus": False}
+    )
+    for symbol in symbols:
+        home, *rest = symbol.arguments
+        entry = figures[home.number]
+        if symbol.name in ("cores_available", "max_region"):
+            entry[symbol.name] = rest[0].number
+        elif symbol.name in ("ways", "fewest"):
+            entry[symbol.name][rest[0].number] = rest[1].number
+        elif symbol.name == "worst_way":
+            entry["worst_way"][rest[0].number] = rest[1]
+        elif symbol.name == "can_earn_bonus":
+            entry["can_earn_bonus"] = True
+    return figures
+
+
+def _members(way: clingo.Symbol) -> list[int]:
+    """The state numbers of a set term s(X, s(Y, ... nil))."""
+    members = []
+    while way.name == "s":
+        members.append(way.arguments[0].number)
+        way = way.arguments[1]
+    return members

@@ -462,8 +462,12 @@ def build_parser() -> argparse.ArgumentParser:
         "board-report",
         help="what every home can reach: the fairness check for a board",
         description="For every home state: the cores it has, the largest region it can "
-        "reach, the fewest owned states (home included) for each bonus tier, its siege "
-        "exposure (neighbour count), and whether it can earn a regional bonus at all.",
+        "reach (owning every state), for each bonus tier the ways to earn it (the sets of "
+        "exactly that many states, home included, whose region is all of them) and the "
+        "bonus left after the worst siege those ways allow (every other neighbour of the "
+        "home held by opponents), the fewest owned states that reach each tier (JSON), its "
+        "siege exposure (neighbour count), and whether it can earn a regional bonus at all. "
+        "Rule sets of parameters only: a rule set with .lp programs is refused.",
     )
     add_board_argument(report)
     add_format_option(report)
@@ -559,9 +563,9 @@ def build_parser() -> argparse.ArgumentParser:
         "schema",
         help="print the JSON Schema of a file or a JSON document",
         description="Print the JSON Schema (draft 2020-12) of evlogic's files (game, board, "
-        "rules) or of a command's JSON document (score, explain, check, diff). With no NAME, "
-        "list them with their paths; point an editor's YAML language server at a path "
-        "(see the README).",
+        "rules) or of a command's JSON document (score, explain, check, diff, "
+        "board-report). With no NAME, list them with their paths; point an editor's YAML "
+        "language server at a path (see the README).",
     )
     schema.add_argument("name", nargs="?", metavar="NAME", help="game, board, rules, score, ...")
     schema.add_argument("--path", action="store_true", help="print the schema file's path")
@@ -826,7 +830,7 @@ def run_board_report(args: argparse.Namespace) -> int:
     from evlogic.render import board_report_to_text
 
     board = board_argument(args.board, "BOARD")
-    report = board_report(board, rules_override(args) or load_rule_set("standard"))
+    report = board_report(board, rules_override(args) or load_rule_set("standard"), args.rules)
     if args.format == "json":
         sys.stdout.write(json_text(report.to_dict()) + "\n")
     else:
@@ -907,8 +911,9 @@ def run_schema(args: argparse.Namespace) -> int:
 
     names = schema_names()
     if args.name is None:
+        width = max(map(len, names))
         for name in names:
-            print(f"{name:8} {schema_path(name)}")
+            print(f"{name:{width}}  {schema_path(name)}")
         return 0
     if args.name not in names:
         hint = closest(args.name, names)

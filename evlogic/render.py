@@ -210,15 +210,26 @@ def verify_to_text(results: list[ScenarioResult]) -> str:
 
 
 def board_report_to_text(report: BoardReport) -> str:
-    tiers = list(report.homes[0].states_for_tier) if report.homes else []
-    header = ["Home", "Cores", "Max region", *(f"Tier {t}" for t in tiers), "Neighbors", ""]
+    tiers = list(report.homes[0].ways_to_earn) if report.homes else []
+    header = [
+        "Home",
+        "Cores",
+        "Max region",
+        *(f"Ways {t}" for t in tiers),
+        *(f"Sieged {t}" for t in tiers),
+        "Neighbors",
+        "",
+    ]
     rows = [header] + [
         [
             home.state,
             str(home.cores),
             str(home.max_region),
+            *(str(home.ways_to_earn[t]) for t in tiers),
             *(
-                "-" if home.states_for_tier[t] is None else str(home.states_for_tier[t])
+                "-"
+                if home.bonus_after_worst_siege[t] is None
+                else str(home.bonus_after_worst_siege[t])
                 for t in tiers
             ),
             str(home.neighbors),
@@ -233,7 +244,12 @@ def board_report_to_text(report: BoardReport) -> str:
         cells += [cell.rjust(width) for cell, width in zip(row[1:-1], widths[1:-1], strict=True)]
         lines.append("  ".join([*cells, row[-1]]).rstrip())
     never = [home.state for home in report.homes if not home.can_earn_bonus]
-    lines += ["", "Tier N: fewest owned states (home included) whose region reaches N states."]
+    lines += [
+        "",
+        "Ways N: sets of exactly N states (home included) whose region is all of them.",
+        "Sieged N: the bonus left when the home holds such a set with the fewest of its",
+        "  neighbours and opponents hold every other neighbour (-: no way to earn tier N).",
+    ]
     if never:
         lines.append(f"Never earn a regional bonus: {', '.join(never)}")
     return "\n".join(lines) + "\n"

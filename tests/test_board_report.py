@@ -25,10 +25,32 @@ def test_two_triangles_best_core_and_union(cli, write_game, tmp_path, monkeypatc
     assert homes["Lonely"]["can_earn_bonus"] is False
     assert homes["Lonely"]["states_for_tier"]["3"] is None
 
+    # Each triangle is a way to earn tier 3; nothing joins one (D and E touch
+    # only one state of H, A, B).  Holding one triangle, the other two
+    # neighbours are the worst siege: 15 - 2 x 10 leaves 0.
+    assert h["ways_to_earn"] == {"3": 2, "4": 0, "5": 0, "6": 0}
+    assert h["bonus_after_worst_siege"] == {"3": 0, "4": None, "5": None, "6": None}
+    # A's two neighbours are both in its core: no siege is possible.
+    assert homes["A"]["bonus_after_worst_siege"]["3"] == 15
+
     union = report(cli, write_game, TWO_TRIANGLES, "--rules", "union-cores", states=["Lonely"])
     # Four states cannot hold two cores: tier 4 needs all five.
     assert union["H"]["max_region"] == 5
     assert union["H"]["states_for_tier"] == {"3": 3, "4": 5, "5": 5, "6": None}
+    # Both cores together are the one way to earn tier 5, and leave no room for a siege.
+    assert union["H"]["ways_to_earn"] == {"3": 2, "4": 0, "5": 1, "6": 0}
+    assert union["H"]["bonus_after_worst_siege"] == {"3": 0, "4": None, "5": 35, "6": None}
+
+
+def test_a_rule_set_with_programs_is_refused(cli, write_game, tmp_path, monkeypatch):
+    """The report's encodings cannot see what a program changes: one line, exit 2."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "extra.lp").write_text("bonus_extra(G, P) :- player(G, P).\n")
+    (tmp_path / "programmed.yaml").write_text("extends: standard\nprograms: [extra.lp]\n")
+    result = cli("board-report", "--rules", "programmed.yaml")
+    assert result.code == 2 and result.out == ""
+    assert result.err.count("\n") == 1 and "Traceback" not in result.err
+    assert "programmed.yaml" in result.err and "extra.lp" in result.err
 
 
 def test_a_ladder_reaches_each_tier_with_exactly_that_many_states(
