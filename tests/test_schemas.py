@@ -37,7 +37,16 @@ def assert_valid(name: str, document: object) -> None:
 
 
 def test_the_schemas_are_valid_draft_2020_12():
-    assert schema_names() == ["board", "check", "diff", "explain", "game", "rules", "score"]
+    assert schema_names() == [
+        "board",
+        "board-report",
+        "check",
+        "diff",
+        "explain",
+        "game",
+        "rules",
+        "score",
+    ]
     for name in schema_names():
         Draft202012Validator.check_schema(json.loads(schema_path(name).read_text()))
 
@@ -91,6 +100,11 @@ def test_check_output_is_valid_for_every_answer(cli, tmp_path, search_board):
     for answer, result in ((holds, "holds"), (found, "counterexample"), (unknown, "unknown")):
         assert answer.json()["result"] == result
         assert_valid("check", answer.json())
+
+
+@pytest.mark.parametrize("rules", ["standard", "union-cores"])
+def test_board_report_output_is_valid(cli, rules):
+    assert_valid("board-report", cli("board-report", "--rules", rules, "--format", "json").json())
 
 
 def test_diff_output_is_valid(cli, search_board):
