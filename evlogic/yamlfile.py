@@ -188,11 +188,42 @@ def parse_yaml(text: str, source: str) -> object:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
         line = mark.line + 1 if mark is not None else None
-        raise InputError(source, f"YAML syntax error: {problem}", line=line) from None
+        hint = _syntax_hint(text, problem, line)
+        raise InputError(source, f"YAML syntax error: {problem}{hint}", line=line) from None
     except yaml.YAMLError as exc:
         raise InputError(source, f"YAML error: {exc}") from None
     except RecursionError:
         raise InputError(source, "YAML nests too deeply") from None
+
+
+# pyyaml's words for the usual slips, and what a person most likely did.
+_INDENTATION = (
+    " (check the indentation: the keys of one mapping line up, and a list's "
+    "items start with '- ' one level in)"
+)
+_SYNTAX_HINTS = {
+    "mapping values are not allowed": (
+        " (a value with ': ' in it needs quotes, or the line is indented too far)"
+    ),
+    "did not find expected '-' indicator": _INDENTATION,
+    "did not find expected key": _INDENTATION,
+    "expected <block end>": _INDENTATION,
+    "did not find expected ',' or ']'": " (a [ list is not closed with ])",
+    "did not find expected ',' or '}'": " (a { mapping is not closed with })",
+    "found unexpected end of stream": " (a quote is not closed)",
+}
+
+
+def _syntax_hint(text: str, problem: str, line: int | None) -> str:
+    """The likely cause of a YAML syntax error, to add to pyyaml's words."""
+    lines = text.splitlines()
+    upto = lines[:line] if line is not None else lines
+    if any("\t" in row[: len(row) - len(row.lstrip())] for row in upto):
+        return " (a tab in the indentation: YAML indents with spaces only)"
+    for words, hint in _SYNTAX_HINTS.items():
+        if problem.startswith(words):
+            return hint
+    return ""
 
 
 def read_yaml(path: Path, source: str | None = None) -> Field:
@@ -361,6 +392,13 @@ class Field:
             key = key_field.value
             if key not in known:
                 hint = closest(str(key), known) or f" (known: {', '.join(known)})"
+                if value_field.value is None and found:
+                    # `{states: IN, WV, TN}`: commas split a {...} mapping into keys
+                    previous = list(found)[-1]
+                    hint += (
+                        "; a key with no value: inside {...} a comma starts a new key, "
+                        f"so a list needs brackets ({previous}: [A, B, C])"
+                    )
                 raise key_field.error(f"unknown key {quote(key)}{hint}")
             found[key] = value_field
         for key in required:

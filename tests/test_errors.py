@@ -32,7 +32,30 @@ def expect_error(cli, game, *fragments: str, source: str | None = None) -> str:
 
 GAME_CASES = {
     "yaml syntax": ("board: usa\nplayers: [\n", ["line 3", "YAML syntax error"]),
-    "tab indentation": ("board: usa\nplayers:\n\t- x\n", ["line 3", "YAML syntax error"]),
+    "tab indentation": (
+        "board: usa\nplayers:\n\t- x\n",
+        ["line 3", "YAML syntax error", "a tab in the indentation"],
+    ),
+    "key indented one space too far": (
+        "board: usa\nplayers:\n  - name: You\n   home: KY\n",
+        ["line 4", "YAML syntax error", "check the indentation"],
+    ),
+    "key indented too little": (
+        "board: usa\nplayers:\n  - name: You\n    home: KY\n  states: [IN]\n",
+        ["line 5", "YAML syntax error", "check the indentation"],
+    ),
+    "colon in a value": (
+        "board: usa\nplayers:\n  - name: You: the first\n    home: KY\n",
+        ["line 3", "YAML syntax error", "needs quotes"],
+    ),
+    "list not closed": (
+        "board: usa\nplayers:\n  - {name: You, home: KY, states: [IN}\n",
+        ["line 3", "YAML syntax error", "not closed with ]"],
+    ),
+    "list without brackets in braces": (
+        "board: usa\nplayers:\n  - {name: You, home: KY, states: IN, WV, TN}\n",
+        ["line 3", "unknown key 'WV'", "a list needs brackets (states: [A, B, C])"],
+    ),
     "empty file": ("", ["file is empty"]),
     "only a comment": ("# nothing\n", ["file is empty"]),
     "top level list": ("- board: usa\n", ["must be a game mapping, not a list"]),
