@@ -362,11 +362,29 @@ def _search(
         return time.monotonic() - started
 
     def proved_holds() -> SearchOutcome | None:
-        exists = _any_position(control, None if max_states is None else top, deadline)
+        bound = None if max_states is None else top
+        exists = _any_position(control, bound, deadline)
         if exists is None:
             return None  # time ran out: unknown
         if not exists:
             raise _no_position(board, programs, players, max_states)
+        if applies is not None:
+            # Some position the property's own constraints allow must also
+            # hold the positive body of a rule deriving violation: else the
+            # constraints rule out exactly where it could fail.
+            rules = [
+                clingo.Function(APPLIES, [clingo.Number(i)]) for i in range(len(applies.rules))
+            ]
+            live = _any_position(control, bound, deadline, rules)
+            if live is None:
+                return None
+            if not live:
+                raise InputError(
+                    applies.source,
+                    f"on {board.name} with {players} player(s), the property's own constraints "
+                    "rule out every position where a rule deriving violation could apply, so "
+                    "it could never fail and a search would prove nothing",
+                )
         return SearchOutcome("holds", None, elapsed(), False)
 
     control.load(str(rules_dir() / "search" / "smallest.lp"))
@@ -426,17 +444,27 @@ def _smallest_in(
         control.configuration.solve.opt_mode = "ignore"
 
 
-def _any_position(control: clingo.Control, bound: int | None, deadline: float) -> bool | None:
-    """Whether any position exists at all (None: no answer by ``deadline``)."""
+def _any_position(
+    control: clingo.Control,
+    bound: int | None,
+    deadline: float,
+    one_of: list[clingo.Symbol] | None = None,
+) -> bool | None:
+    """Whether any position exists at all, or (``one_of``) any position where
+    one of these atoms holds (None: no answer by ``deadline``)."""
     probe = clingo.Function("evlogic_probe")
     control.assign_external(probe, True)
     _set_bound(control, bound)
     try:
-        with control.solve(yield_=True, async_=True) as handle:
-            if not handle.wait(max(0.0, deadline - time.monotonic())):
-                handle.cancel()
-                return None
-            return handle.model() is not None
+        for atom in [None] if one_of is None else one_of:
+            assumptions = [] if atom is None else [(atom, True)]
+            with control.solve(assumptions=assumptions, yield_=True, async_=True) as handle:
+                if not handle.wait(max(0.0, deadline - time.monotonic())):
+                    handle.cancel()
+                    return None
+                if handle.model() is not None:
+                    return True
+        return False
     finally:
         control.assign_external(probe, False)
 

@@ -190,13 +190,10 @@ def test_a_game_end_beyond_the_board_is_refused_as_score_refuses_it(
 # --- a property's own constraints and choices (found on the merged search) -----------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the probe asks that some position exist, not one for every home of player 0: "
-    "a property constraint that rules out every position where player 0's home is A "
-    "(exactly where its violation fires) leaves the other homes, so check says 'holds "
-    "for every position'; a probe per home part would refuse it",
-)
+# Was a false proof: the constraint rules out exactly the positions where the
+# violation rule could fire (home A), and other homes remain, so the probe's
+# "some position exists" passed.  The probe now also asks for a position the
+# constraints allow where some violation rule's positive body holds.
 def test_a_property_that_rules_out_every_position_for_some_home_is_refused(cli, tmp_path, triangle):
     (tmp_path / "some-home.lp").write_text(
         "violation :- home(0, 0, S), ev(S, 3).\n:- home(0, 0, S), ev(S, 3).\n"
@@ -205,6 +202,18 @@ def test_a_property_that_rules_out_every_position_for_some_home_is_refused(cli, 
     assert result.code == 2, result.out
     [line] = result.err.splitlines()
     assert line.startswith("evlogic: error: some-home.lp:")
+    assert "constraints rule out every position where a rule deriving violation" in line
+
+
+def test_a_property_restricted_by_its_own_constraint_still_proves(cli, tmp_path, triangle):
+    """A constraint that narrows the positions (only homes worth 3) is a
+    restriction, not a vacuous proof: the violation rule can still apply."""
+    (tmp_path / "narrow.lp").write_text(
+        "violation :- net_bonus(0, 0, B), B < 0.\n:- home(0, 0, S), not ev(S, 3).\n"
+    )
+    result = cli("check", "narrow.lp", "--board", "tri.yaml")
+    assert result.code == 0, result.err
+    assert "holds" in result.out
 
 
 # Was a false proof: violation in a choice head is chosen, not derived ('{ violation }
