@@ -93,10 +93,8 @@ def game_under(board: dict, players: list[dict], variant: dict) -> Game:
     return Game(game.board, game.players, game.source, rule_set_from_field(document, Path(".")))
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(positions(), rule_variants)
-def test_engine_agrees_with_the_plain_scorer_under_any_rule_set(position, variant):
-    board, players = position
+def engine_and_plain(board: dict, players: list[dict], variant: dict) -> tuple[dict, dict]:
+    """The engine's report and the plain scorer's, for one position and rule set."""
     engine = score_game(game_under(board, players, variant)).to_dict()
     plain = score_position(
         board["states"],
@@ -104,6 +102,13 @@ def test_engine_agrees_with_the_plain_scorer_under_any_rule_set(position, varian
         board["game_end"],
         Rules(**{**variant, "tiers": dict(variant["tiers"])}),
     )
+    return engine, plain
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(), rule_variants)
+def test_engine_agrees_with_the_plain_scorer_under_any_rule_set(position, variant):
+    engine, plain = engine_and_plain(*position, variant)
     assert engine["rules"] == "random"
     assert_agree(engine, plain)
 
@@ -143,13 +148,7 @@ def test_engine_agrees_with_the_plain_scorer_on_dense_boards_and_lattices(positi
     (rules/cores.lp): every links_needed and region mode must still give the
     plain scorer's core, region and totals."""
     board, players = position
-    engine = score_game(game_under(board, players, variant)).to_dict()
-    plain = score_position(
-        board["states"],
-        players,
-        board["game_end"],
-        Rules(**{**variant, "tiers": dict(variant["tiers"])}),
-    )
+    engine, plain = engine_and_plain(board, players, variant)
     assert_agree(engine, plain)
     if variant["links_needed"] == 2 and variant["region"] == "best-core":
         for mine in engine["players"]:
