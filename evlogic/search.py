@@ -381,9 +381,10 @@ def _search(
             if not live:
                 raise InputError(
                     applies.source,
-                    f"on {board.name} with {players} player(s), the property's own constraints "
-                    "rule out every position where a rule deriving violation could apply, so "
-                    "it could never fail and a search would prove nothing",
+                    f"no rule deriving violation can apply on {board.name} with {players} "
+                    "player(s): no position has what they read (a siege with one player? "
+                    "or the property's own constraints rule those positions out), so it "
+                    "could never fail and a search would prove nothing",
                 )
         return SearchOutcome("holds", None, elapsed(), False)
 

@@ -202,7 +202,8 @@ def test_a_property_that_rules_out_every_position_for_some_home_is_refused(cli, 
     assert result.code == 2, result.out
     [line] = result.err.splitlines()
     assert line.startswith("evlogic: error: some-home.lp:")
-    assert "constraints rule out every position where a rule deriving violation" in line
+    assert "no rule deriving violation can apply" in line
+    assert "the property's own constraints rule those positions out" in line
 
 
 def test_a_property_restricted_by_its_own_constraint_still_proves(cli, tmp_path, triangle):
