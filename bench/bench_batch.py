@@ -118,7 +118,9 @@ def steps_us(source: Path) -> dict[str, float]:
             )
             board = compiled.compiled(games[0].board, games[0].rules)
             owns = timed("input", lambda g=games, b=board: compiled.pack(b, g))
-            control = timed("grounding", lambda o=owns, b=board: compiled.ground_chunk(b, o))
+            control = timed(
+                "grounding", lambda o=owns, b=board, g=games: compiled.ground_chunk(b, o, g)
+            )
             text = timed("solving", lambda c=control: compiled.solve_text(c))
             reports = timed("decoding", lambda g=games, t=text, b=board: compiled.decode(b, g, t))
             timed(

@@ -8,7 +8,9 @@ triangles), into tables; each chunk gets the tables and one input atom per
 player and block, ``owns(G, P, N, H, K, M0..M6)``, whose masks hold the
 player's states (home included) 8 to a group.  Regions, sieges, bonuses,
 totals and winners are decided by the rules; this module only packs ids into
-bits and decodes bits back to ids through the compiled tables.
+bits, decodes bits back to ids through the compiled tables, and answers
+where a state is listed in its player's list when the rules ask (only for
+the states of cores whose closures tie: the tie goes to the core won first).
 
 The reports are the ``score --format json`` contract, byte for byte the
 readable encoding's (tests/test_compiled.py compares them on random boards,
@@ -162,11 +164,13 @@ def _quiet(code: clingo.MessageCode, message: str) -> None:
 
 
 class _Context:
-    """Answers the @-calls of rules/batch/tables.lp and the positions' owns/12."""
+    """Answers the @-calls of rules/batch/tables.lp, the positions' owns/12,
+    and @listed for the states of tied cores (rules/batch/region.lp)."""
 
-    def __init__(self, board: Compiled, owns: list[Symbol]) -> None:
+    def __init__(self, board: Compiled, owns: list[Symbol], games: Sequence[Game]) -> None:
         self._board = board
         self._owns = owns
+        self._games = games
 
     def __getattr__(self, name: str):  # one method per table and scalar
         board = self.__dict__["_board"]
@@ -180,6 +184,12 @@ class _Context:
 
     def owns(self) -> list[Symbol]:
         return self._owns
+
+    def listed(self, position: Symbol, player: Symbol, state: Symbol) -> Symbol:
+        """State S's place in player P's list of position G (1 for the
+        first; facts.listing numbers the readable rules' listed/4 alike)."""
+        states = self._games[position.number].players[player.number].states
+        return _number(states.index(self._board.ids[state.number]) + 1)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -220,12 +230,13 @@ def state_numbers_cached(board: Compiled) -> dict[str, int]:
     return {state: n for n, state in enumerate(board.ids)}
 
 
-def ground_chunk(board: Compiled, owns: list[Symbol]) -> clingo.Control:
-    """The batch encoding grounded for the positions ``owns`` (see :func:`pack`)."""
+def ground_chunk(board: Compiled, owns: list[Symbol], games: Sequence[Game]) -> clingo.Control:
+    """The batch encoding grounded for the positions ``owns`` of ``games``
+    (see :func:`pack`; the games answer the listing order of tied cores)."""
     control = clingo.Control(["--models=1"], logger=_quiet)
     for name in BATCH_RULES:
         control.load(str(rules_dir() / name))
-    context = _Context(board, owns)
+    context = _Context(board, owns, games)
     control.ground([("base", [])], context=context)
     _grow(control, context, "step", "grow", "grew")
     if board.scalars["union_region"].number:
@@ -266,7 +277,7 @@ def score_games(board: Board, rules: RuleSet, games: Sequence[Game]) -> list[dic
     """The ``score --format json`` report of every game (all on ``board``,
     scored by ``rules``, for which :func:`applies`)."""
     table = compiled(board, rules)
-    return decode(table, games, solve_text(ground_chunk(table, pack(table, games))))
+    return decode(table, games, solve_text(ground_chunk(table, pack(table, games), games)))
 
 
 def decode(board: Compiled, games: Sequence[Game], text: str) -> list[dict]:

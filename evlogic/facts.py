@@ -21,7 +21,7 @@ from functools import lru_cache
 from clingo import Number, Symbol
 
 from evlogic.boards import Board
-from evlogic.games import Game
+from evlogic.games import Game, Player
 
 
 @lru_cache(maxsize=16)
@@ -51,23 +51,33 @@ def board_program(board: Board) -> str:
     return "\n".join(lines) + "\n"
 
 
+def listing(player: Player) -> list[tuple[int, str]]:
+    """(Index, state) for the states ``player`` won, in the order the game
+    lists them (1 for the first; the home, won at setup, is not one of them):
+    the order rules/cores.lp breaks ties between cores by."""
+    return [(i, s) for i, s in enumerate(player.states, start=1) if s != player.home]
+
+
 def game_program(game: Game, index: int = 0) -> str:
-    """``home/3`` and ``owned/3`` (the other states) for position ``index``;
-    rules/position.lp derives the rest (every fact parsed costs, in batches)."""
+    """``home/3``, ``owned/3`` (the other states) and ``listed/4`` for
+    position ``index``; rules/position.lp derives the rest (every fact parsed
+    costs, in batches)."""
     number = state_numbers(game.board)
     parts = []
     for p, player in enumerate(game.players):
         home = number[player.home]
         parts.append(f"home({index},{p},{home}).")
-        parts.extend(f"owned({index},{p},{number[s]})." for s in player.states if s != player.home)
+        for i, s in listing(player):
+            parts.append(f"owned({index},{p},{number[s]}). listed({index},{p},{number[s]},{i}).")
     return " ".join(parts) + "\n"
 
 
 class Positions:
     """Positions as the grounding context of ``rules/position_input.lp``:
-    the same ``home/3`` and ``owned/3`` as :func:`game_program`, handed to
-    clingo as number symbols made once per board, one code P * Base + S per
-    player P and state S (Base: the board's number of states).  For many
+    the same ``home/3``, ``owned/3`` and ``listed/4`` as :func:`game_program`,
+    handed to clingo as number symbols made once per board, one code
+    P * Base + S per player P and state S (Base: the board's number of
+    states), and one code Index * Base + S per listed state.  For many
     positions this is the cheap way in: clingo parses text at ~4 us an atom.
     Position ``G`` is the G-th game; every game is on ``board``."""
 
@@ -75,6 +85,9 @@ class Positions:
         self._positions = [Number(index) for index in range(len(games))]
         self._homes: list[list[Symbol]] = []
         self._owned: list[list[Symbol]] = []
+        self._listed: list[list[Symbol]] = []
+        numbers = state_numbers(board)
+        base = len(numbers)
         for game in games:
             if game.board != board:
                 raise ValueError(f"a game on board {game.board.name!r}, not {board.name!r}")
@@ -82,6 +95,13 @@ class Positions:
             self._homes.append([mine[p][player.home] for p, player in enumerate(game.players)])
             self._owned.append(
                 [mine[p][state] for p, player in enumerate(game.players) for state in player.states]
+            )
+            self._listed.append(
+                [
+                    _number(index * base + numbers[state])
+                    for player in game.players
+                    for index, state in listing(player)
+                ]
             )
 
     # The calls of rules/position_input.lp:
@@ -95,12 +115,20 @@ class Positions:
     def owned(self, position: Symbol) -> list[Symbol]:
         return self._owned[position.number]
 
+    def listed(self, position: Symbol) -> list[Symbol]:
+        return self._listed[position.number]
+
 
 @lru_cache(maxsize=256)
 def _player_codes(board: Board, player: int) -> dict[str, Symbol]:
     """State id -> the symbol of P * Base + S for player P, made once."""
     numbers = state_numbers(board)
     return {state: Number(player * len(numbers) + s) for state, s in numbers.items()}
+
+
+@lru_cache(maxsize=1 << 16)
+def _number(value: int) -> Symbol:
+    return Number(value)
 
 
 def focus_program(player: int, index: int = 0) -> str:
@@ -113,7 +141,8 @@ def what_if_program(game: Game, player: int, index: int = 0) -> str:
     could still win (not theirs, nobody's home), in which they also own it.
 
     World ``W = (G, P, X)`` has two players: ``P`` (home and states as now,
-    plus ``X``) and ``others`` (every other owned state, less ``X``).
+    plus ``X``) and ``others`` (every other owned state, less ``X``).  ``P``
+    lists its states as in the game and not ``X``: won last (rules/cores.lp).
     """
     number = state_numbers(game.board)
     me = game.players[player]
@@ -133,5 +162,6 @@ def what_if_program(game: Game, player: int, index: int = 0) -> str:
             f"player({world},{player}). player({world},others). home({world},{player},{home})."
         )
         parts.extend(f"owned({world},{player},{s})." for s in sorted(mine | {x}))
+        parts.extend(f"listed({world},{player},{number[s]},{i})." for i, s in listing(me))
         parts.extend(f"owned({world},others,{s})." for s in sorted(theirs - {x}))
     return "\n".join(parts) + "\n"

@@ -45,24 +45,38 @@ def score_player(
     opponents_owned: set[str],
     board: dict[str, dict],
     rules: Rules,
+    listed: list[str] | None = None,
 ) -> dict:
+    """``listed``: the player's states in the order the game lists them (the
+    order they were won); states not in it count as won after all of those,
+    alphabetically.  Of equally large regions, the core won first counts."""
     neighbors = {state: info["neighbors"] for state, info in board.items()}
+    listed = [s for s in (listed or []) if s != home]
+    unlisted = sorted(owned - set(listed) - {home})
+    won_order = {state: turn for turn, state in enumerate(listed + unlisted)}
     face = 0
     for state in owned:
         ev = board[state]["ev"]
         doubled = board[state].get("swing", False) and (state != home or rules.home_swing)
         face += ev * rules.swing_multiplier if doubled else ev
 
+    cores = [
+        (a, b)
+        for a in sorted(owned)
+        for b in sorted(owned)
+        if a < b and a in neighbors[home] and b in neighbors[home] and b in neighbors[a]
+    ]
+    # The core won first is complete when the later of its two states is
+    # won; two cores completed by one state: the smaller pair first.
+    cores.sort(key=lambda core: (max(won_order[core[0]], won_order[core[1]]), core))
     best_core: list[str] = []
     best_region: list[str] = []
     every_core: set[str] = set()
-    for a in sorted(owned):
-        for b in sorted(owned):
-            if a < b and a in neighbors[home] and b in neighbors[home] and b in neighbors[a]:
-                region = grow([home, a, b], owned, neighbors, rules.links_needed)
-                every_core |= set(region)
-                if len(region) > len(best_region):  # ties keep the smaller core
-                    best_core, best_region = [home, a, b], region
+    for a, b in cores:
+        region = grow([home, a, b], owned, neighbors, rules.links_needed)
+        every_core |= set(region)
+        if len(region) > len(best_region):  # ties keep the core won first
+            best_core, best_region = [home, a, b], region
     if rules.region == "union" and best_core:
         best_region = best_region + sorted(every_core - set(best_region))
 
@@ -98,7 +112,9 @@ def score_position(
     results = []
     for index, player in enumerate(players):
         others = set().union(*(owned_by[i] for i in range(len(players)) if i != index))
-        result = score_player(player["home"], owned_by[index], others, board, rules)
+        result = score_player(
+            player["home"], owned_by[index], others, board, rules, player["states"]
+        )
         results.append({"name": player["name"], **result})
     best = max(r["total"] for r in results)
     won = sum(len(owned) for owned in owned_by)

@@ -96,6 +96,10 @@ def positions(draw) -> tuple[dict, list[dict]]:
     for player in players:
         player["states"] = [s for s in player["states"] if s not in ball]
     players[0]["states"] += sorted(ball - set(homes))
+    # Players list their states in any order: the order they were won, which
+    # breaks ties between equally large cores.
+    for player in players:
+        player["states"] = draw(st.permutations(player["states"]))
     return board, players
 
 
@@ -137,7 +141,7 @@ def big_positions(draw) -> tuple[dict, list[dict]]:
     mine = [s for s in ids if s not in (home, rival) and draw(st.floats(0, 1)) <= share]
     theirs = [s for s in ids if s not in (home, rival, *mine)]
     players = [
-        {"name": "Me", "home": home, "states": mine},
+        {"name": "Me", "home": home, "states": draw(st.permutations(mine))},
         {"name": "Rival", "home": rival, "states": theirs},
     ]
     return board, players

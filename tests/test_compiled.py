@@ -100,6 +100,10 @@ def positions(draw) -> tuple[dict, list[dict]]:
     for player in players:
         player["states"] = [s for s in player["states"] if s not in ball]
     players[0]["states"] += sorted(ball - set(homes))
+    # The line's states: list is the order they were won, which breaks ties
+    # between equally large cores: any order.
+    for player in players:
+        player["states"] = draw(st.permutations(player["states"]))
     return board, players
 
 

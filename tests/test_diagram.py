@@ -56,8 +56,8 @@ def test_full_example_diagram(cli, tmp_path):
     roles = tiles(root)
     assert len(roles) == 51  # the whole board by default
     assert roles["KY"] == "home"
-    assert {s for s, r in roles.items() if r == "core"} == {"IN", "TN"}
-    assert roles["WV"] == "region"
+    assert {s for s, r in roles.items() if r == "core"} == {"IN", "WV"}  # won first
+    assert roles["TN"] == "region"
     assert {s for s, r in roles.items() if r == "siege"} == {"MO", "VA"}
     assert roles["OH"] == "opponent"
     assert roles["CA"] == "unclaimed"
@@ -160,6 +160,34 @@ def test_two_states_on_one_tile_is_an_error(cli, tmp_path):
 
 
 # --- the gallery -----------------------------------------------------------
+
+
+def test_gallery_diagram_2_tells_the_rulebook_story(cli, tmp_path):
+    """Diagram 2: the core KY + IN + WV (listed first, so won first), then
+    Tennessee joins; drawn and explained so, through the command line."""
+    scenario = RULEBOOK / "diagram-2-tennessee.yaml"
+    out = tmp_path / "d2.svg"
+    assert cli("diagram", scenario, "--player", "You", "--focus", "-o", out).code == 0
+    root = parse(out.read_text())
+    roles = tiles(root)
+    assert roles["KY"] == "home"
+    assert {s for s, r in roles.items() if r == "core"} == {"IN", "WV"}
+    assert {s for s, r in roles.items() if r == "region"} == {"TN"}
+    drawn = {
+        (line.attrib["data-from"], line.attrib["data-to"], line.attrib["class"])
+        for line in root.iter()
+        if line.attrib.get("class", "").startswith("link ")
+    }
+    core_links = {frozenset((a, b)) for a, b, kind in drawn if kind == "link core"}
+    assert core_links == {frozenset(p) for p in [("KY", "IN"), ("KY", "WV"), ("IN", "WV")]}
+    joins = {(a, b) for a, b, kind in drawn if kind == "link join"}
+    assert {b for _, b in joins} == {"TN"} and {a for a, _ in joins} < {"KY", "IN", "WV"}
+    explained = cli("explain", scenario, "--player", "You").out
+    assert "Core: KY + IN + WV: IN and WV both border KY and each other." in explained
+    assert "+ TN joins: touches IN, KY, WV" in explained
+    assert (REPO / "docs/gallery/diagram-2-tennessee.svg").read_text(encoding="utf-8") == (
+        render_gallery()["diagram-2-tennessee.svg"]
+    )
 
 
 def test_gallery_is_up_to_date():

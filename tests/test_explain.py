@@ -21,8 +21,10 @@ def test_full_example_explained(cli):
     assert result.code == 0, result.err
     explained = result.json()
     assert explained["player"] == "You"
-    assert explained["core"] == ["KY", "IN", "TN"]
-    assert explained["joins"] == [{"state": "WV", "links": ["IN", "KY", "TN"]}]
+    # You list IN, WV, TN: the core KY + IN + WV is won first, TN joins (the
+    # rulebook's story; KY + IN + TN grows as far but is complete later).
+    assert explained["core"] == ["KY", "IN", "WV"]
+    assert explained["joins"] == [{"state": "TN", "links": ["IN", "KY", "WV"]}]
     assert explained["excluded"] == []
     assert explained["siege"] == [
         {"state": "MO", "owner": "Rival", "penalty": 10},
@@ -37,6 +39,26 @@ def test_full_example_explained(cli):
     assert [option["gain"] for option in explained["what_if"]] == sorted(
         (option["gain"] for option in explained["what_if"]), reverse=True
     )
+
+
+def test_explain_follows_the_order_states_are_listed(cli, tmp_path):
+    """Listed TN, IN, WV: KY + IN + TN is complete second, before any core
+    with WV, so it counts and WV joins; the figures do not change."""
+    game = tmp_path / "game.yaml"
+    game.write_text(
+        "board: usa\nplayers:\n"
+        "  - {name: You, home: KY, states: [TN, IN, WV]}\n"
+        "  - {name: Rival, home: OH, states: [VA, MO]}\n"
+    )
+    explained = cli("explain", game, "--player", "You", "--format", "json").json()
+    assert explained["core"] == ["KY", "IN", "TN"]
+    assert explained["joins"] == [{"state": "WV", "links": ["IN", "KY", "TN"]}]
+    assert explained["total"] == 39
+    text = cli("explain", game, "--player", "You").out
+    assert "Core: KY + IN + TN" in text and "+ WV joins: touches IN, KY, TN" in text
+    report = cli("score", game, "--format", "json").json()
+    assert report["players"][0]["core"] == ["KY", "IN", "TN"]
+    assert report["players"][0]["region"] == ["KY", "IN", "TN", "WV"]
 
 
 def test_missouri_is_left_out_with_one_link(cli):
@@ -177,8 +199,8 @@ def test_explain_text_names_the_core_siege_and_best_move():
     from evlogic.render import explanation_to_text
 
     text = explanation_to_text(explain_game(game, "You"))
-    assert "Core: KY + IN + TN" in text
-    assert "WV joins: touches IN, KY, TN" in text
+    assert "Core: KY + IN + WV" in text
+    assert "TN joins: touches IN, KY, WV" in text
     assert "VA held by Rival: -10" in text
     assert "bonus +25 - 20 = +5" in text
     assert "What if you also won" in text

@@ -108,7 +108,8 @@ def test_position_rule_set_game_end_overrides_the_board():
 
 
 def position_atoms(program: str, paths: list[str], context: object = None) -> set[str]:
-    """home/3 and owned/3 of the one model (every atom, not only shown ones)."""
+    """home/3, owned/3 and listed/4 of the one model (every atom, not only
+    shown ones)."""
     control = clingo.Control(["--models=1"])
     for path in paths:
         control.load(path)
@@ -117,7 +118,7 @@ def position_atoms(program: str, paths: list[str], context: object = None) -> se
     return {
         str(atom.symbol)
         for atom in control.symbolic_atoms
-        if atom.symbol.name in ("home", "owned") and atom.is_fact
+        if atom.symbol.name in ("home", "owned", "listed") and atom.is_fact
     }
 
 
@@ -125,7 +126,9 @@ def position_atoms(program: str, paths: list[str], context: object = None) -> se
 @given(positions(), st.integers(1, 3))
 def test_position_input_gives_the_facts_that_program_text_gives(position, copies):
     """Positions handed over as codes (P * Base + S) reach the rules as the
-    same home/3 and owned/3 as the facts of evlogic.facts.game_program."""
+    same home/3, owned/3 and listed/4 as the facts of
+    evlogic.facts.game_program; listed/4 numbers each player's states in the
+    order the game lists them (the home, won at setup, is not listed)."""
     game = as_game(*position)
     games = [game] * copies  # several positions of one board, each its own index
     as_text = board_program(game.board) + "".join(
@@ -141,6 +144,14 @@ def test_position_input_gives_the_facts_that_program_text_gives(position, copies
         f"home({index},{p},{sorted(game.board.states).index(player.home)})"
         for index in range(copies)
         for p, player in enumerate(game.players)
+    }
+    numbers = {state: n for n, state in enumerate(sorted(game.board.states))}
+    assert {atom for atom in as_symbols if atom.startswith("listed(")} == {
+        f"listed({index},{p},{numbers[state]},{place})"
+        for index in range(copies)
+        for p, player in enumerate(game.players)
+        for place, state in enumerate(player.states, start=1)
+        if state != player.home
     }
 
 
@@ -209,13 +220,74 @@ def test_region_grows_through_two_links_only():
     )
 
 
-def test_region_ties_go_to_the_smallest_core():
-    # Cores H-A-B and H-B-C both give 3 states: (A,B) < (B,C).
+def test_region_ties_go_to_the_smallest_core_when_nothing_is_listed():
+    # Cores H-A-B and H-B-C both give 4 states; unlisted states (a search's)
+    # are won in id order, so (A,B) is complete at B, before (B,C) at C.
     unique_model(
         ["cores.lp", "region.lp"],
         region_program(["A", "B", "C"]),
         has=['core(0,0,("A","B"))', "region_size(0,0,4)"],
         lacks=['core(0,0,("B","C"))'],
+    )
+
+
+def listed(order: list[str]) -> str:
+    """listed/4 facts: player 0 of position 0 won ``order`` in that order."""
+    return "".join(f'listed(0,0,"{s}",{i}). ' for i, s in enumerate(order, start=1))
+
+
+# Triangles H-A-B and H-D-E, apart: each closure is its own 3 states.
+APART = """
+adjacent(X, Y) :- edge(X, Y).  adjacent(Y, X) :- edge(X, Y).
+edge("H","A"). edge("H","B"). edge("A","B"). edge("H","D"). edge("H","E"). edge("D","E").
+player(0,0). home(0,0,"H"). owned(0,0,"H"). owned(0,0,"A"). owned(0,0,"B").
+owned(0,0,"D"). owned(0,0,"E"). param(0,links_needed,2). param(0,region,best_core).
+"""
+
+
+def test_region_ties_go_to_the_core_won_first():
+    # Equally large closures: the core whose later state comes first in the
+    # player's list counts, whichever its ids.
+    for order, first, other in [
+        (["D", "E", "A", "B"], ("D", "E"), ("A", "B")),
+        (["A", "D", "B", "E"], ("A", "B"), ("D", "E")),
+        (["A", "D", "E", "B"], ("D", "E"), ("A", "B")),
+        (["E", "B", "A", "D"], ("A", "B"), ("D", "E")),
+    ]:
+        unique_model(
+            ["cores.lp", "region.lp"],
+            APART + listed(order),
+            has=[f'core(0,0,("{first[0]}","{first[1]}"))', "region_size(0,0,3)"],
+            lacks=[f'core(0,0,("{other[0]}","{other[1]}"))', f'region(0,0,"{other[0]}")'],
+        )
+
+
+def test_region_ties_between_cores_completed_by_one_state_go_to_smaller_ids():
+    # With three links, H-A-B and H-B-C both stay at 3 states and both lead.
+    # Listed C, A, B: both are completed by B (third), so the smaller (A,B)
+    # counts; listed C, B, A: (B,C) is complete second, before (A,B).
+    for order, first, other in [
+        (["C", "A", "B"], ("A", "B"), ("B", "C")),
+        (["A", "C", "B"], ("A", "B"), ("B", "C")),
+        (["C", "B", "A"], ("B", "C"), ("A", "B")),
+        (["B", "C", "D", "A"], ("B", "C"), ("A", "B")),
+    ]:
+        unique_model(
+            ["cores.lp", "region.lp"],
+            region_program(order, links=3) + listed(order),
+            has=[f'core(0,0,("{first[0]}","{first[1]}"))', "region_size(0,0,3)"],
+            lacks=[f'core(0,0,("{other[0]}","{other[1]}"))'],
+        )
+
+
+def test_region_a_larger_closure_beats_a_core_won_first():
+    # (X,Y) grows to 5 states, (A,B) stays at 3, even when A and B come first.
+    program = TWO_CORES + "param(0,region,best_core). " + listed(["A", "B", "X", "Y", "Z", "W"])
+    unique_model(
+        ["cores.lp", "region.lp"],
+        program,
+        has=['core(0,0,("X","Y"))', "region_size(0,0,5)"],
+        lacks=['core(0,0,("A","B"))'],
     )
 
 
@@ -315,8 +387,21 @@ def test_cores_a_later_core_is_never_covered_by_an_earlier_one_it_covers():
     unique_model(
         ["cores.lp"],
         region_program(["A", "B", "C"], links=1),
-        has=['core_rank(0,0,("A","B"),("A","B"))', 'covered(0,0,("B","C"))'],
+        has=['core_rank(0,0,("A","B"),((1,"B"),("A","B")))', 'covered(0,0,("B","C"))'],
         lacks=['covered(0,0,("A","B"))'],
+    )
+    # Listed C, B, A: H-B-C is won first, covers H-A-B, and counts.
+    unique_model(
+        ["cores.lp", "region.lp"],
+        region_program(["C", "B", "A"], links=2) + listed(["C", "B", "A"]),
+        has=[
+            'core_rank(0,0,("B","C"),((0,2),("B","C")))',
+            'core_rank(0,0,("A","B"),((0,3),("A","B")))',
+            'covered(0,0,("A","B"))',
+            'core(0,0,("B","C"))',
+            "region_size(0,0,4)",
+        ],
+        lacks=['covered(0,0,("B","C"))', 'core(0,0,("A","B"))'],
     )
 
 

@@ -234,3 +234,54 @@ def test_random_small_boards_and_rule_sets(tmp_path, edges, evs, players, siege,
     text, holds = PROPERTIES[name]
     rules = Rules(siege_penalty=siege, region=region)
     checked_as_brute_force(tmp_path, board, text, players, "rules.yaml", holds, rules)
+
+
+# H touches A, B, C, D, E; A-D and B-C are cores of H, equally large alone;
+# E touches B and C, so with E the core H-B-C grows further.
+TIE_EDGES = [("H", s) for s in "ABCDE"] + [("A", "D"), ("B", "C"), ("E", "B"), ("E", "C")]
+NOT_SMALLEST_CORE = "violation :- core(0, 0, Core), core_candidate(0, 0, Other), Other < Core.\n"
+
+
+def counted_core_is_not_the_smallest(board: dict, player: dict) -> bool:
+    """Player 0 (plain scorer, its listing order) counts a core other than
+    the one with the smallest ids."""
+    neighbors = {s: set(info["neighbors"]) for s, info in board["states"].items()}
+    home, owned = player["home"], set(player["states"])
+    cores = [
+        [home, a, b]
+        for a in sorted(owned)
+        for b in sorted(owned)
+        if a < b and {a, b} <= neighbors[home] and b in neighbors[a]
+    ]
+    counted = score_position(board["states"], [player], 100)["players"][0]["core"]
+    return bool(cores) and counted != min(cores)
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_a_witness_scored_again_counts_the_core_the_search_counted(tmp_path, cli, players):
+    """A search reads the tie between cores in id order (positions list no
+    order; the witness lists its states by id): the smallest position whose
+    counted core is not the smallest one is two equally large cores, the
+    smaller ids completed later; scored again, the printed witness counts the
+    same core.  (Ties to the smallest ids would need E as well.)"""
+    board = board_dict(TIE_EDGES)
+    result = run_check(tmp_path, board, NOT_SMALLEST_CORE, players)
+    states = sorted(board["states"])
+    found = [
+        position
+        for position in positions(states, players)
+        if counted_core_is_not_the_smallest(board, position[0])
+    ]
+    size = min(owned_count(p) for p in found)
+    expected = min(
+        (p for p in found if owned_count(p) == size), key=lambda p: canonical_key(p, states)
+    )
+    assert result.result == "counterexample" and result.smallest
+    witness = result.counterexample
+    assert [{**p, "states": sorted(p["states"])} for p in witness["players"]] == expected
+    assert witness["players"][0] == {"name": "P1", "home": "H", "states": ["A", "B", "C", "D"]}
+    (tmp_path / "witness.yaml").write_text(yaml.safe_dump({**witness, "board": "board.yaml"}))
+    scored = cli("score", tmp_path / "witness.yaml", "--format", "json")
+    assert scored.code == 0, scored.err
+    assert scored.json()["players"][0]["core"] == ["H", "B", "C"]
+    assert counted_core_is_not_the_smallest(board, witness["players"][0])

@@ -56,6 +56,21 @@ def test_score_is_the_score_report(client):
     assert answer.json() == json.loads(cli.out)
 
 
+@pytest.mark.parametrize(
+    ("listed", "core"),
+    [(["IN", "WV", "TN"], ["KY", "IN", "WV"]), (["TN", "IN", "WV"], ["KY", "IN", "TN"])],
+)
+def test_the_request_lists_states_in_the_order_they_were_won(client, listed, core):
+    """A tie between cores goes to the one won first: the request's order."""
+    game = rulebook_game()
+    game["players"][0]["states"] = listed
+    for path in ("/api/score", "/api/explain"):
+        body = {**game, "player": "You"} if path == "/api/explain" else game
+        answer = client.post(path, json=body).json()
+        you = answer["players"][0] if path == "/api/score" else answer
+        assert you["core"] == core and you["total"] == 39
+
+
 @pytest.mark.parametrize("rules", ["gentle-siege", "union-cores", "flat-tiers"])
 def test_score_under_a_named_rule_set(client, rules):
     answer = client.post("/api/score", json={**rulebook_game(), "rules": rules})

@@ -150,18 +150,20 @@ def test_the_rulebook_example_by_clicks(page, tmp_path):
     settle(page)
     roles = {
         state: page.get_attribute(f'g.tile[data-state="{state}"]', "data-role")
-        for state in ("KY", "IN", "VA", "MO", "OH", "CA")
+        for state in ("KY", "IN", "WV", "TN", "VA", "MO", "OH", "CA")
     }
-    assert roles == {
+    assert roles == {  # clicked IN, WV, TN: the core KY + IN + WV is won first
         "KY": "home",
         "IN": "core",
+        "WV": "core",
+        "TN": "region",
         "VA": "siege",
         "MO": "siege",
         "OH": "opponent",
         "CA": "unclaimed",
     }
     explanation = page.inner_text("#explain")
-    assert "+ WV joins" in explanation or "+ TN joins" in explanation
+    assert "Core: KY + IN + WV" in explanation and "+ TN joins" in explanation
     assert "Siege: VA held by Rival: −10" in explanation
     assert page.get_attribute('g.tile[data-state="VA"]', "data-gain") == "33"
     assert "VA from Rival: +33" in page.inner_text("#next")
@@ -191,6 +193,32 @@ def test_the_rulebook_example_by_clicks(page, tmp_path):
     # still focused; under the gentle siege, winning VA lifts a 5 EV cut, not 10
     assert again.get_attribute('g.tile[data-state="VA"]', "data-gain") == "28"
     again.close()
+
+
+def test_the_core_won_first_follows_the_click_order(page):
+    """The page lists a player's states in the order they were clicked, so
+    a tie between cores goes to the one clicked complete first."""
+    rename(page, 0, "You")
+    click(page, "KY", shift=True)
+    for state in ("TN", "IN", "WV"):  # KY + IN + TN is complete at the second click
+        click(page, state)
+    page.keyboard.press("2")
+    click(page, "OH", shift=True)
+    page.keyboard.press("1")
+    page.click('#score tbody tr[data-player="You"]')
+    settle(page)
+
+    def roles() -> dict[str, str]:
+        return {
+            state: page.get_attribute(f'g.tile[data-state="{state}"]', "data-role")
+            for state in ("IN", "WV", "TN")
+        }
+
+    assert roles() == {"IN": "core", "TN": "core", "WV": "region"}
+    click(page, "TN")  # unclaimed ...
+    click(page, "TN")  # ... and won again: now listed after WV
+    assert roles() == {"IN": "core", "WV": "core", "TN": "region"}
+    assert "+ TN joins" in page.inner_text("#explain")
 
 
 def test_undo_redo_and_homes_never_change_hands(page):
