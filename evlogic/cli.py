@@ -11,23 +11,39 @@ import os
 import stat
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, NoReturn
 
 from evlogic import __version__
 from evlogic.batch import CHUNK_SIZE, MEMORY_LIMIT_MB
 from evlogic.batch import TIMEOUT as BATCH_TIMEOUT
-from evlogic.boards import Board, load_board, resolve_board
+from evlogic.boards import load_board, resolve_board
+from evlogic.commands.options import (
+    MAX_CHUNK_SIZE,
+    MAX_JOBS,
+    MAX_PLAYERS,
+    add_board_argument,
+    add_format_option,
+    add_limit_options,
+    add_rules_option,
+    add_search_options,
+    board_argument,
+    open_output,
+    port_number,
+    positive_scale,
+    read_game,
+    rules_override,
+    say,
+    whole,
+)
 from evlogic.engine import score_game
 from evlogic.errors import InputError, escaped, quote, shortened
-from evlogic.games import Game, load_game, load_game_text
 from evlogic.jsonlines import open_input
 from evlogic.limits import (
     OutOfTime,
     add_memory_option,
-    add_time_option,
     busy,
     call_before,
     leave,
@@ -36,16 +52,13 @@ from evlogic.limits import (
     seconds,
 )
 from evlogic.render import json_text, to_json, to_text
-from evlogic.resources import bundled_boards, bundled_properties, default_game
-from evlogic.rulesets import RuleSet, bundled_rule_sets, load_rule_set, resolve_rule_set
+from evlogic.resources import bundled_boards, bundled_properties
+from evlogic.rulesets import load_rule_set, resolve_rule_set
 from evlogic.solver import SolverError
-from evlogic.yamlfile import Field, read_stream, utf8_text
+from evlogic.yamlfile import Field
 
 # The other commands' modules are imported when the command runs, so that
 # `evlogic score` starts as fast as it can.
-
-#: The most lines batch grounds together (--chunk-size).
-MAX_CHUNK_SIZE = 100_000
 
 DESCRIPTION = """\
 Score positions of the electoral-vote board game with answer-set rules.
@@ -170,98 +183,12 @@ Binds 127.0.0.1 (this machine only) unless --host says otherwise. Ctrl-C
 stops it."""
 
 
-#: The most --jobs (worker processes).
-MAX_JOBS = 256
-#: The most --players (more than any board's game end would allow anyway).
-MAX_PLAYERS = 10_000
-
-
 class _Parser(argparse.ArgumentParser):
     """Usage errors are one line too: ``evlogic: error: ...`` and exit 2."""
 
     def error(self, message: str) -> NoReturn:
         message = shortened(escaped(message.removeprefix("argument ")), 300)
         self.exit(2, f"evlogic: error: {message} (see {self.prog} -h)\n")
-
-
-def whole(low: int, high: int | None = None) -> Callable[[str], int]:
-    """An option's whole number between ``low`` and ``high`` (a usage error otherwise)."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be a whole number, not {quote(text)}") from None
-        if value < low or (high is not None and value > high):
-            bounds = f"at least {low}" if high is None else f"between {low} and {high}"
-            raise argparse.ArgumentTypeError(f"must be {bounds}, not {quote(text)}")
-        return value
-
-    return parse
-
-
-def add_format_option(command: argparse.ArgumentParser) -> None:
-    command.add_argument(
-        "--format", choices=["text", "json"], default="text", help="output format (default: text)"
-    )
-
-
-def add_board_argument(command: argparse.ArgumentParser) -> None:
-    """BOARD, positional: the board a command reports on."""
-    command.add_argument(
-        "board",
-        nargs="?",
-        default="usa",
-        metavar="BOARD",
-        help="a bundled board name or a path (default: usa)",
-    )
-
-
-def add_search_options(command: argparse.ArgumentParser, timeout_help: str) -> None:
-    """--board, --players and --timeout: what check and diff search."""
-    command.add_argument(
-        "--board", default="usa", metavar="B", help="a bundled board name or a path (default: usa)"
-    )
-    command.add_argument(
-        "--players",
-        type=whole(1, MAX_PLAYERS),
-        default=2,
-        metavar="N",
-        help="players per position (default 2)",
-    )
-    command.add_argument("--timeout", type=seconds, default=60.0, metavar="S", help=timeout_help)
-    add_memory_option(command)
-
-
-def add_limit_options(command: argparse.ArgumentParser, timeout: float) -> None:
-    """--timeout and --memory-limit: every command that solves is bounded."""
-    add_time_option(command, timeout)
-    add_memory_option(command)
-
-
-def add_rules_option(command: argparse.ArgumentParser, games: bool = True) -> None:
-    """--rules; ``games``: the command reads games, whose own rules: it overrides."""
-    names = ", ".join(bundled_rule_sets())
-    what = (
-        "overrides the game's rules: (default: the game's, else standard)"
-        if games
-        else ("(default: standard)")
-    )
-    command.add_argument(
-        "--rules",
-        metavar="R",
-        help=f"rule set: a bundled name ({names}) or a rule set file; {what}",
-    )
-
-
-def board_argument(reference: str, option: str = "--board") -> Board:
-    """A board named on the command line: a bundled name or a path."""
-    field = Field(option, "", reference, None, None)
-    return load_board(resolve_board(field, Path.cwd()), reference)
-
-
-def rules_override(args: argparse.Namespace) -> RuleSet | None:
-    return None if args.rules is None else load_rule_set(args.rules, Path.cwd())
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -573,35 +500,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def positive_scale(text: str) -> float:
-    """An argparse type: a PNG scale factor between 0.1 and 20."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0.1 <= value <= 20:
-        raise argparse.ArgumentTypeError(f"must be between 0.1 and 20, not {text!r}")
-    return value
-
-
-def port_number(text: str) -> int:
-    """An argparse type: a TCP port, 0 to 65535 (0: any free one)."""
-    if not text.isdigit() or int(text) > 65535:
-        raise argparse.ArgumentTypeError(f"must be a port number from 0 to 65535, not {text!r}")
-    return int(text)
-
-
-def read_game(argument: str | None, rules: RuleSet | None = None) -> Game:
-    if argument is None:
-        return load_game(default_game(), source="rulebook full example", rules=rules)
-    if argument == "-":
-        if sys.stdin is None:
-            raise InputError("<stdin>", "standard input is closed")
-        text = utf8_text(read_stream(sys.stdin.buffer, "<stdin>"), "<stdin>")
-        return load_game_text(text, "<stdin>", Path.cwd(), rules)
-    return load_game(Path(argument), source=argument, rules=rules)
-
-
 def run_score(args: argparse.Namespace) -> int:
     report = score_game(read_game(args.game, rules_override(args)))
     sys.stdout.write(to_json(report) + "\n" if args.format == "json" else to_text(report))
@@ -691,7 +589,7 @@ def run_batch_command(args: argparse.Namespace) -> int:
         with terminate_raises(), ExitStack() as stack:
             stream = stack.enter_context(open_input(args.input))
             out = (
-                sys.stdout if args.output == "-" else stack.enter_context(_open_output(args.output))
+                sys.stdout if args.output == "-" else stack.enter_context(open_output(args.output))
             )
             bar = stack.enter_context(_progress_bar(args.input))
             failed = run_batch(
@@ -736,13 +634,6 @@ def _check_batch_limits(args: argparse.Namespace) -> None:
         )
 
 
-def _open_output(name: str) -> TextIO:
-    try:
-        return open(name, "w", encoding="utf-8", newline="\n")
-    except OSError as error:
-        raise InputError(name, f"cannot write: {error.strerror}") from None
-
-
 @contextmanager
 def _progress_bar(input_name: str) -> Iterator[Any]:
     """tqdm on stderr when it is a terminal (total known for files), else nothing."""
@@ -767,13 +658,13 @@ def run_sample(args: argparse.Namespace) -> int:
         raise InputError("--players", f"must be between 1 and {board.game_end} (game_end)")
     reference = _board_reference_for(args.board, args.output)
     if reference is None:
-        _say(
+        say(
             f"evlogic: note: {quote(args.board)} is outside the output's folder, where batch "
             f"may not read it: the lines name no board; score them with batch --board "
             f"{quote(args.board)}"
         )
     with ExitStack() as stack:
-        out = sys.stdout if args.output == "-" else stack.enter_context(_open_output(args.output))
+        out = sys.stdout if args.output == "-" else stack.enter_context(open_output(args.output))
         for game in sample_games(board, reference, args.players, args.count, args.seed):
             out.write(json.dumps(game) + "\n")
     return 0
@@ -819,7 +710,7 @@ def run_verify(args: argparse.Namespace) -> int:
         sys.stdout.write(verify_to_text(results))
     broken = [result.error for result in results if result.error is not None]
     for error in broken:  # bad input: listed as failed, and said on stderr (exit 2)
-        _say(f"evlogic: error: {error}")
+        say(f"evlogic: error: {error}")
     if broken:
         return 2
     return 0 if all(result.passed for result in results) else 1
@@ -977,23 +868,23 @@ def _run(args: argparse.Namespace) -> int:
         sys.stdout.flush()  # a full disk shows here, not at exit
         return code
     except OutOfTime:
-        _say(
+        say(
             f"evlogic: error: {args.command}: no answer within {timeout:g} s "
             "(raise --timeout to give it longer)"
         )
         return args.timeout_status
     except InputError as error:
-        _say(f"evlogic: error: {error}")
+        say(f"evlogic: error: {error}")
         return 2
     except MemoryError:
         limit = getattr(args, "memory_limit", None)
-        _say(
+        say(
             f"evlogic: error: {args.command}: out of memory"
             + (f" (limit {limit} MiB; raise --memory-limit)" if limit else "")
         )
         return 2
     except SolverError as error:  # a bug in evlogic's rules, never the user's input
-        _say(f"evlogic: internal error: {error}")
+        say(f"evlogic: internal error: {error}")
         return 70
     except BrokenPipeError:  # the reader went away (| head): nothing to say
         _discard_output()
@@ -1001,10 +892,10 @@ def _run(args: argparse.Namespace) -> int:
     except OSError as error:  # writing the output failed (> /dev/full, >&-)
         _discard_output()
         place = error.filename or "<stdout>"
-        _say(f"evlogic: error: {InputError(str(place), f'cannot write: {error.strerror}')}")
+        say(f"evlogic: error: {InputError(str(place), f'cannot write: {error.strerror}')}")
         return 2
     except KeyboardInterrupt:
-        _say("evlogic: interrupted")
+        say("evlogic: interrupted")
         return 130
 
 
@@ -1037,12 +928,6 @@ def _open_standard_streams() -> None:
         sys.stdout = _ClosedOutput()
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (lives as long as the process)
-
-
-def _say(message: str) -> None:
-    """A line on standard error; when even that fails, nothing (the exit status speaks)."""
-    with suppress(OSError, ValueError):
-        print(message, file=sys.stderr, flush=True)
 
 
 def _discard_output() -> None:

@@ -1,0 +1,1 @@
+"""The evlogic commands, one module each."""
