@@ -8,21 +8,17 @@ import errno
 import io
 import json
 import os
-import stat
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import ExitStack, contextmanager, suppress
+from collections.abc import Sequence
+from contextlib import ExitStack, suppress
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from evlogic import __version__
-from evlogic.batch import CHUNK_SIZE, MEMORY_LIMIT_MB
-from evlogic.batch import TIMEOUT as BATCH_TIMEOUT
-from evlogic.boards import load_board, resolve_board
+from evlogic.boards import resolve_board
+from evlogic.commands import batch, diagram, explain, score
 from evlogic.commands.options import (
-    MAX_CHUNK_SIZE,
-    MAX_JOBS,
     MAX_PLAYERS,
     add_board_argument,
     add_format_option,
@@ -32,13 +28,10 @@ from evlogic.commands.options import (
     board_argument,
     open_output,
     port_number,
-    positive_scale,
-    read_game,
     rules_override,
     say,
     whole,
 )
-from evlogic.engine import score_game
 from evlogic.errors import InputError, escaped, quote, shortened
 from evlogic.jsonlines import open_input
 from evlogic.limits import (
@@ -48,12 +41,11 @@ from evlogic.limits import (
     call_before,
     leave,
     limit_memory,
-    megabytes,
     seconds,
 )
-from evlogic.render import json_text, to_json, to_text
+from evlogic.render import json_text
 from evlogic.resources import bundled_boards, bundled_properties
-from evlogic.rulesets import load_rule_set, resolve_rule_set
+from evlogic.rulesets import load_rule_set
 from evlogic.solver import SolverError
 from evlogic.yamlfile import Field
 
@@ -69,69 +61,6 @@ block grown from the home (+15/+25/+35/+45 for 3/4/5/6+ states), and the
 siege penalty (-10 from the bonus per opponent-held neighbour of the home,
 never below zero). Those are the standard rules (rules/standard.yaml);
 --rules picks a variant or a rule set file of your own."""
-
-SCORE_HELP = """\
-Score a game file: each player's breakdown and the winner.
-
-A game file names a board and lists the players in order:
-
-  board: usa            # a bundled board, or a path relative to this file
-  players:
-    - {name: You, home: KY, states: [IN, WV, TN]}
-    - {name: Rival, home: OH, states: [VA, MO]}
-
-With no GAME, scores the rulebook's full example. GAME may be - for
-standard input (a board path is then relative to the current directory)."""
-
-
-EXPLAIN_HELP = """\
-Explain one player's score from the solver's witnesses: the core and why it
-qualifies, each state that joined the region and the region states it
-touched, each owned state left out and the links it lacks, each siege state
-and its holder, and what-if: for every state the player does not own (homes
-excepted), how much their own total would change if they won it too."""
-
-
-DIAGRAM_HELP = """\
-Draw one player's position as a hex map, one tile per state, coloured by
-role: home, core, region (joined after the core), excluded (owned, not in
-the region), siege (opponent-held neighbour of the home), opponent,
-unclaimed. Lines show the core triangle, the links that admitted each
-joining state and the one link of an excluded state. A legend and the
-bonus arithmetic sit underneath. Tiles are placed by the board's hex: [q, r]
-coordinates, or by a computed layout when the board has none. A tile shows
-what its state scores to whoever holds it under the rule set ("16×2" when
-the score multiplies the EV); links between tiles that do not touch run
-along tile edges, never across another tile.
-
-With --all instead of --player: every player at once, each player's states
-in their colour and pattern, homes marked, regions outlined, and the score
-table underneath; each tile carries data-owner."""
-
-
-BATCH_HELP = """\
-Score many games, one per line of JSON Lines input, each in the game-file
-schema as JSON ({"board": "usa", "players": [...]}; the board may be left
-out when --board is given). Each output line is that game's report, the
-same as score --format json, plus "line": n, in input order. A bad line
-gives {"line": n, "error": "..."} in its place and the batch goes on.
-
-Many positions are grounded together (the board once per chunk), and chunks
-run on --jobs processes or a Dask cluster. Input is streamed: memory stays
-flat however long it is. A progress bar shows on stderr when it is a
-terminal.
-
-Nothing is lost: a line that cannot be read or scored (bad JSON, a broken
-board, a grounding that runs out of memory or time, a worker killed) is that
-line's error and every other line is scored. Each worker process may use
---memory-limit MB of memory (default 4096) and --timeout S seconds per chunk
-(default 60); a chunk whose worker died or ran out of time is retried in
-smaller pieces, down to the line at fault. A board or rule set path in a
-line must stay inside the input's folder.
-
-Exit status: 0 when every line scored, 1 when any line failed, 2 when the
-command itself is wrong (missing input, unknown --board, -o naming the
-input), 130 on Ctrl-C and 143 on SIGTERM (whole lines kept, workers ended)."""
 
 
 CHECK_HELP = """\
@@ -203,131 +132,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.set_defaults(bounded=False, timeout_status=2)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    score = commands.add_parser(
-        "score",
-        help="score a game file",
-        description=SCORE_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    score.add_argument(
-        "game", nargs="?", metavar="GAME", help="game file (YAML); default: the rulebook example"
-    )
-    add_format_option(score)
-    add_rules_option(score)
-    score.set_defaults(bounded=True)
-    add_limit_options(score, 60.0)
-    score.set_defaults(run=run_score)
-
-    explain = commands.add_parser(
-        "explain",
-        help="why a player's score is what it is, and what each state would add",
-        description=EXPLAIN_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    explain.add_argument("game", metavar="GAME", help="game file (YAML), or - for stdin")
-    explain.add_argument("--player", required=True, metavar="NAME", help="the player to explain")
-    add_format_option(explain)
-    add_rules_option(explain)
-    explain.set_defaults(bounded=True)
-    add_limit_options(explain, 60.0)
-    explain.set_defaults(run=run_explain)
-
-    diagram = commands.add_parser(
-        "diagram",
-        help="draw a player's region as an SVG hex map",
-        description=DIAGRAM_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    diagram.add_argument("game", metavar="GAME", help="game file (YAML), or - for stdin")
-    diagram.add_argument("--player", metavar="NAME", help="whose region to draw")
-    diagram.add_argument(
-        "--all",
-        action="store_true",
-        help="every player at once: owners in colour, homes marked, regions outlined, "
-        "the score table underneath",
-    )
-    diagram.add_argument(
-        "--scale",
-        type=positive_scale,
-        default=1.0,
-        metavar="X",
-        help="PNG only: pixels per SVG unit, e.g. 3 for print (default 1)",
-    )
-    diagram.add_argument(
-        "-o",
-        "--output",
-        metavar="FILE",
-        help="where to write (- for stdout); default: GAME-PLAYER.svg in this directory",
-    )
-    diagram.add_argument(
-        "--focus",
-        action="store_true",
-        help="crop to the home, its neighbours and the player's states",
-    )
-    diagram.add_argument(
-        "--format",
-        choices=["svg", "png"],
-        default=None,
-        help="svg (default) or png (needs the png extra: pip install 'evlogic[png]'); "
-        "taken from the -o extension when not given",
-    )
-    add_rules_option(diagram)
-    diagram.set_defaults(bounded=True)
-    add_limit_options(diagram, 60.0)
-    diagram.set_defaults(run=run_diagram)
-
-    batch = commands.add_parser(
-        "batch",
-        help="score many games (JSON Lines), fast, in input order",
-        description=BATCH_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    batch.add_argument("input", metavar="INPUT.jsonl", help="one game per line; - for stdin")
-    batch.add_argument(
-        "-o",
-        "--output",
-        metavar="OUT.jsonl",
-        default="-",
-        help="where reports go, one per line (default: - for stdout)",
-    )
-    batch.add_argument(
-        "--board", metavar="B", help="board for lines without one: a bundled name or a path"
-    )
-    add_rules_option(batch)
-    batch.add_argument(
-        "--jobs",
-        type=whole(1, MAX_JOBS),
-        default=os.cpu_count() or 1,
-        metavar="N",
-        help="worker processes (default: all cores)",
-    )
-    batch.add_argument(
-        "--dask", metavar="ADDRESS", help="run the chunks on a Dask cluster (needs evlogic[dask])"
-    )
-    batch.add_argument(
-        "--memory-limit",
-        type=megabytes,
-        default=MEMORY_LIMIT_MB,
-        metavar="MB",
-        help=f"address space of each process, in MiB (default {MEMORY_LIMIT_MB}); a line "
-        "whose scoring needs more is that line's error",
-    )
-    batch.add_argument(
-        "--timeout",
-        type=seconds,
-        default=BATCH_TIMEOUT,
-        metavar="S",
-        help=f"seconds a chunk may take in a worker before it is retried line by line, "
-        f"and a line before it is that line's error (default {BATCH_TIMEOUT:g})",
-    )
-    batch.add_argument(
-        "--chunk-size",
-        type=int,
-        default=CHUNK_SIZE,
-        metavar="N",
-        help=f"lines per grounding (default {CHUNK_SIZE})",
-    )
-    batch.set_defaults(run=run_batch_command)
+    score.register(commands)
+    explain.register(commands)
+    diagram.register(commands)
+    batch.register(commands)
 
     sample = commands.add_parser(
         "sample",
@@ -498,156 +306,6 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_argument("--path", action="store_true", help="print the schema file's path")
     schema.set_defaults(run=run_schema)
     return parser
-
-
-def run_score(args: argparse.Namespace) -> int:
-    report = score_game(read_game(args.game, rules_override(args)))
-    sys.stdout.write(to_json(report) + "\n" if args.format == "json" else to_text(report))
-    return 0
-
-
-def run_explain(args: argparse.Namespace) -> int:
-    from evlogic.explain import explain_game
-    from evlogic.render import explanation_to_json, explanation_to_text
-
-    explanation = explain_game(read_game(args.game, rules_override(args)), args.player)
-    if args.format == "json":
-        sys.stdout.write(explanation_to_json(explanation) + "\n")
-    else:
-        sys.stdout.write(explanation_to_text(explanation))
-    return 0
-
-
-def run_diagram(args: argparse.Namespace) -> int:
-    from evlogic.diagram import render_svg, svg_to_png
-    from evlogic.explain import explain_game
-    from evlogic.table_diagram import PLAYER_STYLES, render_table_svg
-
-    if args.all == (args.player is not None):
-        raise InputError("diagram", "give --player NAME (one player's region) or --all")
-    if args.all and args.focus:
-        raise InputError("--focus", "crops to one player's home: use it with --player")
-    game = read_game(args.game, rules_override(args))
-    name = args.player or "all"
-    output = args.output or _default_diagram_name(args.game, name, args.format)
-    image_format = args.format or ("png" if output.lower().endswith(".png") else "svg")
-    if image_format != "png" and args.scale != 1.0:
-        raise InputError("--scale", "applies to PNG output (an SVG scales by itself)")
-    if args.all:
-        if len(game.players) > len(PLAYER_STYLES):
-            raise InputError("--all", f"draws up to {len(PLAYER_STYLES)} players")
-        svg = render_table_svg(score_game(game), game.board)
-    else:
-        svg = render_svg(explain_game(game, args.player), game.board, focus=args.focus)
-    if image_format == "png":
-        try:
-            data = svg_to_png(svg, args.scale)
-        except ImportError:
-            raise InputError("--format png", "needs cairosvg: pip install 'evlogic[png]'") from None
-    else:
-        data = svg.encode("utf-8")
-    if output == "-":
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-    else:
-        try:
-            Path(output).write_bytes(data)
-        except OSError as error:
-            raise InputError(output, f"cannot write: {error.strerror}") from None
-        print(f"evlogic: wrote {output}", file=sys.stderr)
-    return 0
-
-
-def _default_diagram_name(game: str | None, player: str, image_format: str | None) -> str:
-    stem = "stdin" if game in (None, "-") else Path(game).stem
-    slug = "".join(c if c.isalnum() or c in "-_" else "-" for c in player).strip("-") or "player"
-    return f"{stem}-{slug}.{image_format or 'svg'}"
-
-
-def run_batch_command(args: argparse.Namespace) -> int:
-    from evlogic.batch import BatchOptions, Limits, Terminated, run_batch, terminate_raises
-
-    _refuse_overwriting_input(args.input, args.output)
-    limits = Limits(memory_mb=args.memory_limit, timeout=args.timeout)
-    _check_batch_limits(args)
-    rules = None
-    if args.rules is not None:  # resolved once here: a bad rule set fails the command
-        field = Field("--rules", "", args.rules, None, None)
-        rules = str(resolve_rule_set(field, Path.cwd()).resolve())
-        load_rule_set(rules)
-    board = None
-    if args.board is not None:
-        field = Field("--board", "", args.board, None, None)
-        board = str(resolve_board(field, Path.cwd()).resolve())
-        load_board(Path(board), args.board)  # bad boards fail here, once
-    if args.input == "-":
-        source, base = "<stdin>", Path.cwd()
-    else:
-        source, base = args.input, Path(args.input).resolve().parent
-    options = BatchOptions(source=source, board=board, base=str(base), rules=rules)
-    try:
-        with terminate_raises(), ExitStack() as stack:
-            stream = stack.enter_context(open_input(args.input))
-            out = (
-                sys.stdout if args.output == "-" else stack.enter_context(open_output(args.output))
-            )
-            bar = stack.enter_context(_progress_bar(args.input))
-            failed = run_batch(
-                stream,
-                out,
-                options,
-                jobs=args.jobs,
-                dask_address=args.dask,
-                progress=bar.update if bar is not None else None,
-                chunk_size=args.chunk_size,
-                limits=limits,
-            )
-    except Terminated:
-        print("evlogic: terminated", file=sys.stderr)
-        return 143
-    return 1 if failed else 0
-
-
-def _refuse_overwriting_input(input_name: str, output_name: str) -> None:
-    """``-o`` naming the input (or a link to it, or standard output sent to
-    it) would empty or grow the file being read: refused before anything
-    is opened for writing."""
-    try:
-        read = os.fstat(0) if input_name == "-" else os.stat(input_name)
-        written = os.fstat(1) if output_name == "-" else os.stat(output_name)
-    except (OSError, ValueError):  # no such file yet, or a closed stream
-        return
-    if stat.S_ISREG(read.st_mode) and (read.st_dev, read.st_ino) == (
-        written.st_dev,
-        written.st_ino,
-    ):
-        where = "standard output" if output_name == "-" else output_name
-        raise InputError(
-            where, "is the input file (or a link to it): batch would overwrite what it reads"
-        )
-
-
-def _check_batch_limits(args: argparse.Namespace) -> None:
-    if not 1 <= args.chunk_size <= MAX_CHUNK_SIZE:
-        raise InputError(
-            "--chunk-size", f"must be between 1 and {MAX_CHUNK_SIZE}, not {args.chunk_size}"
-        )
-
-
-@contextmanager
-def _progress_bar(input_name: str) -> Iterator[Any]:
-    """tqdm on stderr when it is a terminal (total known for files), else nothing."""
-    if not sys.stderr.isatty():
-        yield None
-        return
-    from tqdm import tqdm
-
-    total = None
-    if input_name != "-":
-        with open(input_name, "rb") as counting:
-            total = sum(block.count(b"\n") for block in iter(lambda: counting.read(1 << 20), b""))
-    with tqdm(total=total, unit=" games", file=sys.stderr, smoothing=0.1) as bar:
-        yield bar
 
 
 def run_sample(args: argparse.Namespace) -> int:
