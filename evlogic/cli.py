@@ -6,34 +6,29 @@ import argparse
 import contextlib
 import errno
 import io
-import json
 import os
 import sys
 import time
 from collections.abc import Sequence
-from contextlib import ExitStack, suppress
+from contextlib import suppress
 from pathlib import Path
 from typing import NoReturn
 
 from evlogic import __version__
-from evlogic.boards import resolve_board
-from evlogic.commands import batch, diagram, explain, score
+from evlogic.commands import batch, diagram, explain, sample, score, stats, verify
 from evlogic.commands.options import (
-    MAX_PLAYERS,
     add_board_argument,
     add_format_option,
     add_limit_options,
     add_rules_option,
     add_search_options,
     board_argument,
-    open_output,
     port_number,
     rules_override,
     say,
     whole,
 )
 from evlogic.errors import InputError, escaped, quote, shortened
-from evlogic.jsonlines import open_input
 from evlogic.limits import (
     OutOfTime,
     add_memory_option,
@@ -44,10 +39,9 @@ from evlogic.limits import (
     seconds,
 )
 from evlogic.render import json_text
-from evlogic.resources import bundled_boards, bundled_properties
+from evlogic.resources import bundled_properties
 from evlogic.rulesets import load_rule_set
 from evlogic.solver import SolverError
-from evlogic.yamlfile import Field
 
 # The other commands' modules are imported when the command runs, so that
 # `evlogic score` starts as fast as it can.
@@ -137,61 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
     diagram.register(commands)
     batch.register(commands)
 
-    sample = commands.add_parser(
-        "sample",
-        help="random final positions as JSON Lines",
-        description="Write COUNT random final positions (exactly game_end states won) as "
-        "JSON Lines, reproducible by seed: input for batch, benchmarks and balance studies.",
-    )
-    sample.add_argument(
-        "--board", default="usa", metavar="B", help="a bundled name or a path (default: usa)"
-    )
-    sample.add_argument(
-        "--players",
-        type=whole(1, MAX_PLAYERS),
-        required=True,
-        metavar="N",
-        help="players per game (homes)",
-    )
-    sample.add_argument("--count", type=whole(0), required=True, metavar="K", help="games to write")
-    sample.add_argument(
-        "--seed", type=whole(-(2**63), 2**63 - 1), default=0, metavar="S", help="default 0"
-    )
-    sample.add_argument("-o", "--output", metavar="FILE", default="-", help="default: stdout")
-    sample.set_defaults(run=run_sample)
-
-    stats = commands.add_parser(
-        "stats",
-        help="balance statistics over batch output",
-        description="Win rate, mean total and bonus by home state, and the share of games "
-        "decided by the regional bonus (the winners would differ with every bonus removed), "
-        "read from the reports evlogic batch wrote.",
-    )
-    stats.add_argument("reports", metavar="OUT.jsonl", help="batch output; - for stdin")
-    add_format_option(stats)
-    add_limit_options(stats, 3600.0)
-    stats.set_defaults(run=run_stats, bounded=True)
-
-    verify = commands.add_parser(
-        "verify",
-        help="check game files against the figures they expect",
-        description="Score every scenario (a game file with an expect: key) and report the "
-        "figures that differ. PATHS are files or directories (searched for game files with "
-        "expect:); default: the rulebook's scenarios. Exit status 1 when any scenario fails, "
-        "2 when one cannot be read or scored (it is listed as failed, with its error).",
-    )
-    verify.add_argument(
-        "paths",
-        nargs="*",
-        metavar="PATHS",
-        help="game files, or folders searched for game files with expect: "
-        "(default: the rulebook's scenarios)",
-    )
-    add_format_option(verify)
-    add_rules_option(verify)
-    verify.set_defaults(bounded=True)
-    add_limit_options(verify, 600.0)
-    verify.set_defaults(run=run_verify)
+    sample.register(commands)
+    stats.register(commands)
+    verify.register(commands)
 
     report = commands.add_parser(
         "board-report",
@@ -306,72 +248,6 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_argument("--path", action="store_true", help="print the schema file's path")
     schema.set_defaults(run=run_schema)
     return parser
-
-
-def run_sample(args: argparse.Namespace) -> int:
-    from evlogic.sample import sample_games
-
-    board = board_argument(args.board)
-    if not 1 <= args.players <= board.game_end:
-        raise InputError("--players", f"must be between 1 and {board.game_end} (game_end)")
-    reference = _board_reference_for(args.board, args.output)
-    if reference is None:
-        say(
-            f"evlogic: note: {quote(args.board)} is outside the output's folder, where batch "
-            f"may not read it: the lines name no board; score them with batch --board "
-            f"{quote(args.board)}"
-        )
-    with ExitStack() as stack:
-        out = sys.stdout if args.output == "-" else stack.enter_context(open_output(args.output))
-        for game in sample_games(board, reference, args.players, args.count, args.seed):
-            out.write(json.dumps(game) + "\n")
-    return 0
-
-
-def _board_reference_for(board: str, output: str) -> str | None:
-    """The board as the lines of ``output`` must name it: a name stays; a
-    path is rewritten relative to the output's folder (standard output: the
-    current folder), which batch reads it from.  None when the board is
-    outside that folder: batch reads no line's file from outside its
-    input's folder (issue 10), so the lines then name no board and batch is
-    given it with --board."""
-    field = Field("--board", "", board, None, None)
-    path = resolve_board(field, Path.cwd())
-    if board in bundled_boards() and not board.endswith((".yaml", ".yml")) and "/" not in board:
-        return board
-    folder = Path.cwd() if output == "-" else Path(output).resolve().parent
-    real = Path(os.path.realpath(path))
-    if not real.is_relative_to(os.path.realpath(folder)):
-        return None
-    return os.path.relpath(real, os.path.realpath(folder))
-
-
-def run_stats(args: argparse.Namespace) -> int:
-    from evlogic.render import stats_to_json, stats_to_text
-    from evlogic.stats import batch_stats
-
-    with open_input(args.reports) as lines:
-        stats = batch_stats(lines, "<stdin>" if args.reports == "-" else args.reports)
-    sys.stdout.write(stats_to_json(stats) + "\n" if args.format == "json" else stats_to_text(stats))
-    return 0
-
-
-def run_verify(args: argparse.Namespace) -> int:
-    from evlogic.render import verify_to_text
-    from evlogic.verify import default_paths, verify_paths
-
-    results = verify_paths(args.paths or default_paths(), rules_override(args))
-    if args.format == "json":
-        document = {"scenarios": [result.to_dict() for result in results]}
-        sys.stdout.write(json_text(document) + "\n")
-    else:
-        sys.stdout.write(verify_to_text(results))
-    broken = [result.error for result in results if result.error is not None]
-    for error in broken:  # bad input: listed as failed, and said on stderr (exit 2)
-        say(f"evlogic: error: {error}")
-    if broken:
-        return 2
-    return 0 if all(result.passed for result in results) else 1
 
 
 def run_board_report(args: argparse.Namespace) -> int:
