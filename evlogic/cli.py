@@ -11,22 +11,27 @@ import sys
 import time
 from collections.abc import Sequence
 from contextlib import suppress
-from pathlib import Path
 from typing import NoReturn
 
 from evlogic import __version__
-from evlogic.commands import batch, diagram, explain, sample, score, stats, verify
+from evlogic.commands import (
+    batch,
+    board_report,
+    check,
+    diagram,
+    diff,
+    explain,
+    sample,
+    score,
+    stats,
+    verify,
+)
 from evlogic.commands.options import (
     add_board_argument,
     add_format_option,
-    add_limit_options,
-    add_rules_option,
-    add_search_options,
     board_argument,
     port_number,
-    rules_override,
     say,
-    whole,
 )
 from evlogic.errors import InputError, escaped, quote, shortened
 from evlogic.limits import (
@@ -39,8 +44,6 @@ from evlogic.limits import (
     seconds,
 )
 from evlogic.render import json_text
-from evlogic.resources import bundled_properties
-from evlogic.rulesets import load_rule_set
 from evlogic.solver import SolverError
 
 # The other commands' modules are imported when the command runs, so that
@@ -55,36 +58,6 @@ block grown from the home (+15/+25/+35/+45 for 3/4/5/6+ states), and the
 siege penalty (-10 from the bonus per opponent-held neighbour of the home,
 never below zero). Those are the standard rules (rules/standard.yaml);
 --rules picks a variant or a rule set file of your own."""
-
-
-CHECK_HELP = """\
-Search all positions on a board (all homes, all ownerships, unclaimed
-states allowed) for a counterexample to PROPERTY: a bundled one
-({properties})
-or an .lp file defining violation.
-
-Answers holds (proved), counterexample (as a game file that score and
-diagram accept: the smallest, unless the time ran out before that was
-proved; the same one every run) or unknown (the time limit came first). A
-property reads the scoring predicates of position 0; points/4 and change/5
-keep searches fast (see the README).
-
-A property that no rule can make fail (no rule derives violation), or a
-search over no positions at all (a rule set or property whose constraints
-rule every position out), proves nothing: that is an error, never "holds".
-
-Exit status: 0 holds, 1 counterexample, 3 unknown, 2 bad input."""
-
-
-DIFF_HELP = """\
-Find the smallest position (fewest owned states) where rule sets A and B
-give a player a different total, and one where they crown a different
-winner; each printed as a game file with both score tables; or prove that
-none exists. The two searches run side by side and share the --timeout.
-
-Exit status: 0 both searches proved the rule sets equivalent, 1 either
-found a difference, 3 a search is unknown and none found a difference,
-2 bad input."""
 
 
 SERVE_HELP = """\
@@ -135,64 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
     stats.register(commands)
     verify.register(commands)
 
-    report = commands.add_parser(
-        "board-report",
-        help="what every home can reach: the fairness check for a board",
-        description="For every home state: the cores it has, the largest region it can "
-        "reach (owning every state), for each bonus tier the ways to earn it (the sets of "
-        "exactly that many states, home included, whose region is all of them) and the "
-        "bonus left after the worst siege those ways allow (every other neighbour of the "
-        "home held by opponents), the fewest owned states that reach each tier (JSON), its "
-        "siege exposure (neighbour count), and whether it can earn a regional bonus at all. "
-        "Rule sets of parameters only: a rule set with .lp programs is refused.",
-    )
-    add_board_argument(report)
-    add_format_option(report)
-    add_rules_option(report, games=False)
-    report.set_defaults(bounded=True)
-    add_limit_options(report, 600.0)
-    report.set_defaults(run=run_board_report)
-
-    check_command = commands.add_parser(
-        "check",
-        help="search every position for a counterexample to a property",
-        description=CHECK_HELP.format(properties=", ".join(bundled_properties())),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    check_command.add_argument(
-        "property", metavar="PROPERTY", help="a bundled property name or an .lp file"
-    )
-    add_search_options(
-        check_command, "seconds before answering unknown, grounding included (default 60)"
-    )
-    check_command.add_argument(
-        "--max-states",
-        type=whole(1),
-        metavar="K",
-        help="only positions with at most K owned states",
-    )
-    add_format_option(check_command)
-    add_rules_option(check_command, games=False)
-    check_command.set_defaults(run=run_check, bounded=True, timeout_status=3)
-
-    diff_command = commands.add_parser(
-        "diff",
-        help="the smallest position where two rule sets disagree",
-        description=DIFF_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    diff_command.add_argument(
-        "--rules",
-        action="append",
-        required=True,
-        metavar="R",
-        help="give twice: --rules A --rules B",
-    )
-    add_search_options(
-        diff_command, "seconds before a search answers unknown, grounding included (default 60)"
-    )
-    add_format_option(diff_command)
-    diff_command.set_defaults(run=run_diff, bounded=True, timeout_status=3)
+    board_report.register(commands)
+    check.register(commands)
+    diff.register(commands)
     serve = commands.add_parser(
         "serve",
         help="the board in the browser, and a JSON API",
@@ -248,67 +166,6 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_argument("--path", action="store_true", help="print the schema file's path")
     schema.set_defaults(run=run_schema)
     return parser
-
-
-def run_board_report(args: argparse.Namespace) -> int:
-    from evlogic.boardreport import board_report
-    from evlogic.render import board_report_to_text
-
-    board = board_argument(args.board, "BOARD")
-    report = board_report(board, rules_override(args) or load_rule_set("standard"), args.rules)
-    if args.format == "json":
-        sys.stdout.write(json_text(report.to_dict()) + "\n")
-    else:
-        sys.stdout.write(board_report_to_text(report))
-    return 0
-
-
-def run_check(args: argparse.Namespace) -> int:
-    from evlogic.check import check
-    from evlogic.render import check_to_text
-
-    board = board_argument(args.board)
-    rules = rules_override(args) or load_rule_set("standard")
-    result = check(
-        args.property,
-        board,
-        args.board,
-        rules,
-        args.rules or "standard",
-        players=args.players,
-        max_states=args.max_states,
-        timeout=args.timeout,
-    )
-    if args.format == "json":
-        sys.stdout.write(json_text(result.to_dict()) + "\n")
-    else:
-        sys.stdout.write(check_to_text(result))
-    return result.exit_status()
-
-
-def run_diff(args: argparse.Namespace) -> int:
-    from evlogic.diff import diff
-    from evlogic.render import diff_to_text
-
-    if len(args.rules) != 2:
-        raise InputError("--rules", f"give exactly two rule sets, not {len(args.rules)}")
-    first, second = (load_rule_set(reference, Path.cwd()) for reference in args.rules)
-    board = board_argument(args.board)
-    result = diff(
-        first,
-        args.rules[0],
-        second,
-        args.rules[1],
-        board,
-        args.board,
-        players=args.players,
-        timeout=args.timeout,
-    )
-    if args.format == "json":
-        sys.stdout.write(json_text(result.to_dict()) + "\n")
-    else:
-        sys.stdout.write(diff_to_text(result, first, second, board))
-    return result.exit_status()
 
 
 #: Seconds past a command's --timeout before it is stopped: its own deadline
