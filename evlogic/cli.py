@@ -1,9 +1,9 @@
-"""The ``evlogic`` command line."""
+"""The ``evlogic`` command line: the top-level parser and running a command
+(limits, streams, errors); each command is a module in evlogic/commands/."""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import errno
 import io
 import os
@@ -14,40 +14,11 @@ from contextlib import suppress
 from typing import NoReturn
 
 from evlogic import __version__
-from evlogic.commands import (
-    batch,
-    board_report,
-    check,
-    diagram,
-    diff,
-    explain,
-    sample,
-    score,
-    stats,
-    verify,
-)
-from evlogic.commands.options import (
-    add_board_argument,
-    add_format_option,
-    board_argument,
-    port_number,
-    say,
-)
-from evlogic.errors import InputError, escaped, quote, shortened
-from evlogic.limits import (
-    OutOfTime,
-    add_memory_option,
-    busy,
-    call_before,
-    leave,
-    limit_memory,
-    seconds,
-)
-from evlogic.render import json_text
+from evlogic.commands import COMMANDS
+from evlogic.commands.options import say
+from evlogic.errors import InputError, escaped, shortened
+from evlogic.limits import OutOfTime, busy, call_before, leave, limit_memory
 from evlogic.solver import SolverError
-
-# The other commands' modules are imported when the command runs, so that
-# `evlogic score` starts as fast as it can.
 
 DESCRIPTION = """\
 Score positions of the electoral-vote board game with answer-set rules.
@@ -58,25 +29,6 @@ block grown from the home (+15/+25/+35/+45 for 3/4/5/6+ states), and the
 siege penalty (-10 from the bonus per opponent-held neighbour of the home,
 never below zero). Those are the standard rules (rules/standard.yaml);
 --rules picks a variant or a rule set file of your own."""
-
-
-SERVE_HELP = """\
-The board in the browser, and a JSON API, on the same rules.
-
-Opens a local web app: click states on the map and watch the score, the
-region and the siege change; focus a player for the explanation and where
-to play next; compare two rule sets; download the position as a game file.
-A game server may POST positions to the API (see the README for curl
-examples). With GAME, the page opens on that game; without, on an empty
-position with two players.
-
-Requests may name only the bundled boards and rule sets, and those given
-here with --board and --rules; a request's own board or rule set is sent
-inline (parameters only: .lp programs come only from --rules). A request
-whose solving takes longer than --request-timeout gets 503.
-
-Binds 127.0.0.1 (this machine only) unless --host says otherwise. Ctrl-C
-stops it."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -98,139 +50,14 @@ def build_parser() -> argparse.ArgumentParser:
     # timeout_status: the exit status when it runs out (3: unknown, searches).
     parser.set_defaults(bounded=False, timeout_status=2)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-
-    score.register(commands)
-    explain.register(commands)
-    diagram.register(commands)
-    batch.register(commands)
-
-    sample.register(commands)
-    stats.register(commands)
-    verify.register(commands)
-
-    board_report.register(commands)
-    check.register(commands)
-    diff.register(commands)
-    serve = commands.add_parser(
-        "serve",
-        help="the board in the browser, and a JSON API",
-        description=SERVE_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    serve.add_argument("game", nargs="?", metavar="GAME", help="a game file to open on")
-    serve.add_argument(
-        "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)"
-    )
-    serve.add_argument(
-        "--port", type=port_number, default=8000, metavar="N", help="port (default: 8000)"
-    )
-    serve.add_argument(
-        "--board", metavar="B", help="a board the page and requests may use (a name or a path)"
-    )
-    serve.add_argument(
-        "--rules",
-        metavar="R",
-        help="a rule set the page and requests may use (a name or a file; may bring programs)",
-    )
-    serve.add_argument("--open", action="store_true", help="open the page in a browser")
-    serve.add_argument(
-        "--request-timeout",
-        type=seconds,
-        default=10.0,
-        metavar="S",
-        help="seconds a request may solve before it gets 503 (default 10)",
-    )
-    add_memory_option(serve)
-    serve.set_defaults(run=run_serve)
-
-    board_command = commands.add_parser(
-        "board",
-        help="list a board's states: ids, names, EV, swing, neighbors",
-        description="List a board's states, one line each: the id games use, the name, the "
-        "EV, whether it is a swing state, and its neighbors; the game end. JSON: the board "
-        "as the API's GET /api/boards/NAME gives it (with each state's hex cell).",
-    )
-    add_board_argument(board_command)
-    add_format_option(board_command)
-    board_command.set_defaults(run=run_board)
-
-    schema = commands.add_parser(
-        "schema",
-        help="print the JSON Schema of a file or a JSON document",
-        description="Print the JSON Schema (draft 2020-12) of evlogic's files (game, board, "
-        "rules) or of a command's JSON document (score, explain, check, diff, "
-        "board-report). With no NAME, list them with their paths; point an editor's YAML "
-        "language server at a path (see the README).",
-    )
-    schema.add_argument("name", nargs="?", metavar="NAME", help="game, board, rules, score, ...")
-    schema.add_argument("--path", action="store_true", help="print the schema file's path")
-    schema.set_defaults(run=run_schema)
+    for command in COMMANDS:
+        command.register(commands)
     return parser
 
 
 #: Seconds past a command's --timeout before it is stopped: its own deadline
 #: comes first, this only catches work that cannot look at the clock.
 GRACE = 0.4
-
-
-def run_board(args: argparse.Namespace) -> int:
-    from evlogic.render import board_to_text
-    from evlogic.web.service import board_document
-
-    board = board_argument(args.board, "BOARD")
-    if args.format == "json":
-        document = board_document(board, args.board)
-        del document["inline"]
-        sys.stdout.write(json_text(document) + "\n")
-    else:
-        sys.stdout.write(board_to_text(board))
-    return 0
-
-
-def run_schema(args: argparse.Namespace) -> int:
-    from evlogic.schemas import schema_names, schema_path
-    from evlogic.yamlfile import closest
-
-    names = schema_names()
-    if args.name is None:
-        width = max(map(len, names))
-        for name in names:
-            print(f"{name:{width}}  {schema_path(name)}")
-        return 0
-    if args.name not in names:
-        hint = closest(args.name, names)
-        raise InputError("NAME", f"no schema {args.name!r}{hint}; schemas: {', '.join(names)}")
-    path = schema_path(args.name)
-    sys.stdout.write(f"{path}\n" if args.path else path.read_text("utf-8"))
-    return 0
-
-
-def run_serve(args: argparse.Namespace) -> int:
-    import errno
-    import socket
-
-    from evlogic.web.server import serve
-    from evlogic.web.service import Catalog
-
-    if not args.host.strip():  # '' would listen on every address
-        raise InputError("--host", "must be an address, not empty (0.0.0.0 is every address)")
-    catalog = Catalog.build(args.game, args.board, args.rules)
-    try:  # a port in use is the user's to fix: one line, before uvicorn starts
-        family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
-        with socket.socket(family, socket.SOCK_STREAM) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            probe.bind((args.host, args.port))
-    except OSError as error:
-        # the port's fault only when the address is fine but the port is taken
-        # or reserved; an unknown name or an address not of this machine is the host's
-        option = "--port" if error.errno in (errno.EADDRINUSE, errno.EACCES) else "--host"
-        where = f"{quote(args.host)} port {args.port}"
-        reason = error.strerror or str(error)
-        raise InputError(option, f"cannot listen on {where}: {reason}") from None
-    with contextlib.suppress(KeyboardInterrupt):  # uvicorn has shut down and passes it on
-        serve(catalog, args.host, args.port, args.request_timeout, args.open)
-    print("evlogic: server stopped", file=sys.stderr)
-    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
