@@ -1,0 +1,193 @@
+"""evlogic batch: score many games (JSON Lines), fast, in input order."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import stat
+import sys
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+from evlogic.batch import CHUNK_SIZE, MEMORY_LIMIT_MB
+from evlogic.batch import TIMEOUT as BATCH_TIMEOUT
+from evlogic.boards import load_board, resolve_board
+from evlogic.commands.options import (
+    MAX_CHUNK_SIZE,
+    MAX_JOBS,
+    add_rules_option,
+    open_output,
+    whole,
+)
+from evlogic.errors import InputError
+from evlogic.jsonlines import open_input
+from evlogic.limits import megabytes, seconds
+from evlogic.rulesets import load_rule_set, resolve_rule_set
+from evlogic.yamlfile import Field
+
+HELP = """\
+Score many games, one per line of JSON Lines input, each in the game-file
+schema as JSON ({"board": "usa", "players": [...]}; the board may be left
+out when --board is given). Each output line is that game's report, the
+same as score --format json, plus "line": n, in input order. A bad line
+gives {"line": n, "error": "..."} in its place and the batch goes on.
+
+Many positions are grounded together (the board once per chunk), and chunks
+run on --jobs processes or a Dask cluster. Input is streamed: memory stays
+flat however long it is. A progress bar shows on stderr when it is a
+terminal.
+
+Nothing is lost: a line that cannot be read or scored (bad JSON, a broken
+board, a grounding that runs out of memory or time, a worker killed) is that
+line's error and every other line is scored. Each worker process may use
+--memory-limit MB of memory (default 4096) and --timeout S seconds per chunk
+(default 60); a chunk whose worker died or ran out of time is retried in
+smaller pieces, down to the line at fault. A board or rule set path in a
+line must stay inside the input's folder.
+
+Exit status: 0 when every line scored, 1 when any line failed, 2 when the
+command itself is wrong (missing input, unknown --board, -o naming the
+input), 130 on Ctrl-C and 143 on SIGTERM (whole lines kept, workers ended)."""
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    batch = commands.add_parser(
+        "batch",
+        help="score many games (JSON Lines), fast, in input order",
+        description=HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    batch.add_argument("input", metavar="INPUT.jsonl", help="one game per line; - for stdin")
+    batch.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT.jsonl",
+        default="-",
+        help="where reports go, one per line (default: - for stdout)",
+    )
+    batch.add_argument(
+        "--board", metavar="B", help="board for lines without one: a bundled name or a path"
+    )
+    add_rules_option(batch)
+    batch.add_argument(
+        "--jobs",
+        type=whole(1, MAX_JOBS),
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="worker processes (default: all cores)",
+    )
+    batch.add_argument(
+        "--dask", metavar="ADDRESS", help="run the chunks on a Dask cluster (needs evlogic[dask])"
+    )
+    batch.add_argument(
+        "--memory-limit",
+        type=megabytes,
+        default=MEMORY_LIMIT_MB,
+        metavar="MB",
+        help=f"address space of each process, in MiB (default {MEMORY_LIMIT_MB}); a line "
+        "whose scoring needs more is that line's error",
+    )
+    batch.add_argument(
+        "--timeout",
+        type=seconds,
+        default=BATCH_TIMEOUT,
+        metavar="S",
+        help=f"seconds a chunk may take in a worker before it is retried line by line, "
+        f"and a line before it is that line's error (default {BATCH_TIMEOUT:g})",
+    )
+    batch.add_argument(
+        "--chunk-size",
+        type=int,
+        default=CHUNK_SIZE,
+        metavar="N",
+        help=f"lines per grounding (default {CHUNK_SIZE})",
+    )
+    batch.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from evlogic.batch import BatchOptions, Limits, Terminated, run_batch, terminate_raises
+
+    _refuse_overwriting_input(args.input, args.output)
+    limits = Limits(memory_mb=args.memory_limit, timeout=args.timeout)
+    _check_batch_limits(args)
+    rules = None
+    if args.rules is not None:  # resolved once here: a bad rule set fails the command
+        field = Field("--rules", "", args.rules, None, None)
+        rules = str(resolve_rule_set(field, Path.cwd()).resolve())
+        load_rule_set(rules)
+    board = None
+    if args.board is not None:
+        field = Field("--board", "", args.board, None, None)
+        board = str(resolve_board(field, Path.cwd()).resolve())
+        load_board(Path(board), args.board)  # bad boards fail here, once
+    if args.input == "-":
+        source, base = "<stdin>", Path.cwd()
+    else:
+        source, base = args.input, Path(args.input).resolve().parent
+    options = BatchOptions(source=source, board=board, base=str(base), rules=rules)
+    try:
+        with terminate_raises(), ExitStack() as stack:
+            stream = stack.enter_context(open_input(args.input))
+            out = (
+                sys.stdout if args.output == "-" else stack.enter_context(open_output(args.output))
+            )
+            bar = stack.enter_context(_progress_bar(args.input))
+            failed = run_batch(
+                stream,
+                out,
+                options,
+                jobs=args.jobs,
+                dask_address=args.dask,
+                progress=bar.update if bar is not None else None,
+                chunk_size=args.chunk_size,
+                limits=limits,
+            )
+    except Terminated:
+        print("evlogic: terminated", file=sys.stderr)
+        return 143
+    return 1 if failed else 0
+
+
+def _refuse_overwriting_input(input_name: str, output_name: str) -> None:
+    """``-o`` naming the input (or a link to it, or standard output sent to
+    it) would empty or grow the file being read: refused before anything
+    is opened for writing."""
+    try:
+        read = os.fstat(0) if input_name == "-" else os.stat(input_name)
+        written = os.fstat(1) if output_name == "-" else os.stat(output_name)
+    except (OSError, ValueError):  # no such file yet, or a closed stream
+        return
+    if stat.S_ISREG(read.st_mode) and (read.st_dev, read.st_ino) == (
+        written.st_dev,
+        written.st_ino,
+    ):
+        where = "standard output" if output_name == "-" else output_name
+        raise InputError(
+            where, "is the input file (or a link to it): batch would overwrite what it reads"
+        )
+
+
+def _check_batch_limits(args: argparse.Namespace) -> None:
+    if not 1 <= args.chunk_size <= MAX_CHUNK_SIZE:
+        raise InputError(
+            "--chunk-size", f"must be between 1 and {MAX_CHUNK_SIZE}, not {args.chunk_size}"
+        )
+
+
+@contextmanager
+def _progress_bar(input_name: str) -> Iterator[Any]:
+    """tqdm on stderr when it is a terminal (total known for files), else nothing."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from tqdm import tqdm
+
+    total = None
+    if input_name != "-":
+        with open(input_name, "rb") as counting:
+            total = sum(block.count(b"\n") for block in iter(lambda: counting.read(1 << 20), b""))
+    with tqdm(total=total, unit=" games", file=sys.stderr, smoothing=0.1) as bar:
+        yield bar

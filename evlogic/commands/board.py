@@ -1,0 +1,36 @@
+"""evlogic board: list a board's states (ids, names, EV, swing, neighbors) and its game end."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from evlogic.commands.options import add_board_argument, add_format_option, board_argument
+from evlogic.render import json_text
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    board_command = commands.add_parser(
+        "board",
+        help="list a board's states: ids, names, EV, swing, neighbors",
+        description="List a board's states, one line each: the id games use, the name, the "
+        "EV, whether it is a swing state, and its neighbors; the game end. JSON: the board "
+        "as the API's GET /api/boards/NAME gives it (with each state's hex cell).",
+    )
+    add_board_argument(board_command)
+    add_format_option(board_command)
+    board_command.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from evlogic.render import board_to_text
+    from evlogic.web.service import board_document
+
+    board = board_argument(args.board, "BOARD")
+    if args.format == "json":
+        document = board_document(board, args.board)
+        del document["inline"]
+        sys.stdout.write(json_text(document) + "\n")
+    else:
+        sys.stdout.write(board_to_text(board))
+    return 0

@@ -1,0 +1,50 @@
+"""evlogic board-report: what every home can reach, the fairness check for a board."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from evlogic.commands.options import (
+    add_board_argument,
+    add_format_option,
+    add_limit_options,
+    add_rules_option,
+    board_argument,
+    rules_override,
+)
+from evlogic.render import json_text
+from evlogic.rulesets import load_rule_set
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    report = commands.add_parser(
+        "board-report",
+        help="what every home can reach: the fairness check for a board",
+        description="For every home state: the cores it has, the largest region it can "
+        "reach (owning every state), for each bonus tier the ways to earn it (the sets of "
+        "exactly that many states, home included, whose region is all of them) and the "
+        "bonus left after the worst siege those ways allow (every other neighbour of the "
+        "home held by opponents), the fewest owned states that reach each tier (JSON), its "
+        "siege exposure (neighbour count), and whether it can earn a regional bonus at all. "
+        "Rule sets of parameters only: a rule set with .lp programs is refused.",
+    )
+    add_board_argument(report)
+    add_format_option(report)
+    add_rules_option(report, games=False)
+    report.set_defaults(bounded=True)
+    add_limit_options(report, 600.0)
+    report.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from evlogic.boardreport import board_report
+    from evlogic.render import board_report_to_text
+
+    board = board_argument(args.board, "BOARD")
+    report = board_report(board, rules_override(args) or load_rule_set("standard"), args.rules)
+    if args.format == "json":
+        sys.stdout.write(json_text(report.to_dict()) + "\n")
+    else:
+        sys.stdout.write(board_report_to_text(report))
+    return 0

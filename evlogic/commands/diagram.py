@@ -1,0 +1,125 @@
+"""evlogic diagram: draw a player's region (or every player's) as an SVG or PNG hex map."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from evlogic.commands.options import (
+    add_limit_options,
+    add_rules_option,
+    positive_scale,
+    read_game,
+    rules_override,
+)
+from evlogic.engine import score_game
+from evlogic.errors import InputError
+
+HELP = """\
+Draw one player's position as a hex map, one tile per state, coloured by
+role: home, core, region (joined after the core), excluded (owned, not in
+the region), siege (opponent-held neighbour of the home), opponent,
+unclaimed. Lines show the core triangle, the links that admitted each
+joining state and the one link of an excluded state. A legend and the
+bonus arithmetic sit underneath. Tiles are placed by the board's hex: [q, r]
+coordinates, or by a computed layout when the board has none. A tile shows
+what its state scores to whoever holds it under the rule set ("16×2" when
+the score multiplies the EV); links between tiles that do not touch run
+along tile edges, never across another tile.
+
+With --all instead of --player: every player at once, each player's states
+in their colour and pattern, homes marked, regions outlined, and the score
+table underneath; each tile carries data-owner."""
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    diagram = commands.add_parser(
+        "diagram",
+        help="draw a player's region as an SVG hex map",
+        description=HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    diagram.add_argument("game", metavar="GAME", help="game file (YAML), or - for stdin")
+    diagram.add_argument("--player", metavar="NAME", help="whose region to draw")
+    diagram.add_argument(
+        "--all",
+        action="store_true",
+        help="every player at once: owners in colour, homes marked, regions outlined, "
+        "the score table underneath",
+    )
+    diagram.add_argument(
+        "--scale",
+        type=positive_scale,
+        default=1.0,
+        metavar="X",
+        help="PNG only: pixels per SVG unit, e.g. 3 for print (default 1)",
+    )
+    diagram.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="where to write (- for stdout); default: GAME-PLAYER.svg in this directory",
+    )
+    diagram.add_argument(
+        "--focus",
+        action="store_true",
+        help="crop to the home, its neighbours and the player's states",
+    )
+    diagram.add_argument(
+        "--format",
+        choices=["svg", "png"],
+        default=None,
+        help="svg (default) or png (needs the png extra: pip install 'evlogic[png]'); "
+        "taken from the -o extension when not given",
+    )
+    add_rules_option(diagram)
+    diagram.set_defaults(bounded=True)
+    add_limit_options(diagram, 60.0)
+    diagram.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from evlogic.diagram import render_svg, svg_to_png
+    from evlogic.explain import explain_game
+    from evlogic.table_diagram import PLAYER_STYLES, render_table_svg
+
+    if args.all == (args.player is not None):
+        raise InputError("diagram", "give --player NAME (one player's region) or --all")
+    if args.all and args.focus:
+        raise InputError("--focus", "crops to one player's home: use it with --player")
+    game = read_game(args.game, rules_override(args))
+    name = args.player or "all"
+    output = args.output or _default_diagram_name(args.game, name, args.format)
+    image_format = args.format or ("png" if output.lower().endswith(".png") else "svg")
+    if image_format != "png" and args.scale != 1.0:
+        raise InputError("--scale", "applies to PNG output (an SVG scales by itself)")
+    if args.all:
+        if len(game.players) > len(PLAYER_STYLES):
+            raise InputError("--all", f"draws up to {len(PLAYER_STYLES)} players")
+        svg = render_table_svg(score_game(game), game.board)
+    else:
+        svg = render_svg(explain_game(game, args.player), game.board, focus=args.focus)
+    if image_format == "png":
+        try:
+            data = svg_to_png(svg, args.scale)
+        except ImportError:
+            raise InputError("--format png", "needs cairosvg: pip install 'evlogic[png]'") from None
+    else:
+        data = svg.encode("utf-8")
+    if output == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        try:
+            Path(output).write_bytes(data)
+        except OSError as error:
+            raise InputError(output, f"cannot write: {error.strerror}") from None
+        print(f"evlogic: wrote {output}", file=sys.stderr)
+    return 0
+
+
+def _default_diagram_name(game: str | None, player: str, image_format: str | None) -> str:
+    stem = "stdin" if game in (None, "-") else Path(game).stem
+    slug = "".join(c if c.isalnum() or c in "-_" else "-" for c in player).strip("-") or "player"
+    return f"{stem}-{slug}.{image_format or 'svg'}"

@@ -1,0 +1,52 @@
+"""evlogic score: score a game file, each player's breakdown and the winner."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from evlogic.commands.options import (
+    add_format_option,
+    add_limit_options,
+    add_rules_option,
+    read_game,
+    rules_override,
+)
+from evlogic.engine import score_game
+from evlogic.render import to_json, to_text
+
+HELP = """\
+Score a game file: each player's breakdown and the winner.
+
+A game file names a board and lists the players in order:
+
+  board: usa            # a bundled board, or a path relative to this file
+  players:
+    - {name: You, home: KY, states: [IN, WV, TN]}
+    - {name: Rival, home: OH, states: [VA, MO]}
+
+With no GAME, scores the rulebook's full example. GAME may be - for
+standard input (a board path is then relative to the current directory)."""
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    score = commands.add_parser(
+        "score",
+        help="score a game file",
+        description=HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    score.add_argument(
+        "game", nargs="?", metavar="GAME", help="game file (YAML); default: the rulebook example"
+    )
+    add_format_option(score)
+    add_rules_option(score)
+    score.set_defaults(bounded=True)
+    add_limit_options(score, 60.0)
+    score.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    report = score_game(read_game(args.game, rules_override(args)))
+    sys.stdout.write(to_json(report) + "\n" if args.format == "json" else to_text(report))
+    return 0

@@ -1,0 +1,91 @@
+"""evlogic serve: the board in the browser, and a JSON API, on the same rules."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+
+from evlogic.commands.options import port_number
+from evlogic.errors import InputError, quote
+from evlogic.limits import add_memory_option, seconds
+
+HELP = """\
+The board in the browser, and a JSON API, on the same rules.
+
+Opens a local web app: click states on the map and watch the score, the
+region and the siege change; focus a player for the explanation and where
+to play next; compare two rule sets; download the position as a game file.
+A game server may POST positions to the API (see the README for curl
+examples). With GAME, the page opens on that game; without, on an empty
+position with two players.
+
+Requests may name only the bundled boards and rule sets, and those given
+here with --board and --rules; a request's own board or rule set is sent
+inline (parameters only: .lp programs come only from --rules). A request
+whose solving takes longer than --request-timeout gets 503.
+
+Binds 127.0.0.1 (this machine only) unless --host says otherwise. Ctrl-C
+stops it."""
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    serve = commands.add_parser(
+        "serve",
+        help="the board in the browser, and a JSON API",
+        description=HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    serve.add_argument("game", nargs="?", metavar="GAME", help="a game file to open on")
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)"
+    )
+    serve.add_argument(
+        "--port", type=port_number, default=8000, metavar="N", help="port (default: 8000)"
+    )
+    serve.add_argument(
+        "--board", metavar="B", help="a board the page and requests may use (a name or a path)"
+    )
+    serve.add_argument(
+        "--rules",
+        metavar="R",
+        help="a rule set the page and requests may use (a name or a file; may bring programs)",
+    )
+    serve.add_argument("--open", action="store_true", help="open the page in a browser")
+    serve.add_argument(
+        "--request-timeout",
+        type=seconds,
+        default=10.0,
+        metavar="S",
+        help="seconds a request may solve before it gets 503 (default 10)",
+    )
+    add_memory_option(serve)
+    serve.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import errno
+    import socket
+
+    from evlogic.web.server import serve
+    from evlogic.web.service import Catalog
+
+    if not args.host.strip():  # '' would listen on every address
+        raise InputError("--host", "must be an address, not empty (0.0.0.0 is every address)")
+    catalog = Catalog.build(args.game, args.board, args.rules)
+    try:  # a port in use is the user's to fix: one line, before uvicorn starts
+        family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((args.host, args.port))
+    except OSError as error:
+        # the port's fault only when the address is fine but the port is taken
+        # or reserved; an unknown name or an address not of this machine is the host's
+        option = "--port" if error.errno in (errno.EADDRINUSE, errno.EACCES) else "--host"
+        where = f"{quote(args.host)} port {args.port}"
+        reason = error.strerror or str(error)
+        raise InputError(option, f"cannot listen on {where}: {reason}") from None
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn has shut down and passes it on
+        serve(catalog, args.host, args.port, args.request_timeout, args.open)
+    print("evlogic: server stopped", file=sys.stderr)
+    return 0

@@ -1,0 +1,33 @@
+"""evlogic stats: balance statistics (win rate, bonus by home state) over batch output."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from evlogic.commands.options import add_format_option, add_limit_options
+from evlogic.jsonlines import open_input
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    stats = commands.add_parser(
+        "stats",
+        help="balance statistics over batch output",
+        description="Win rate, mean total and bonus by home state, and the share of games "
+        "decided by the regional bonus (the winners would differ with every bonus removed), "
+        "read from the reports evlogic batch wrote.",
+    )
+    stats.add_argument("reports", metavar="OUT.jsonl", help="batch output; - for stdin")
+    add_format_option(stats)
+    add_limit_options(stats, 3600.0)
+    stats.set_defaults(run=run, bounded=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    from evlogic.render import stats_to_json, stats_to_text
+    from evlogic.stats import batch_stats
+
+    with open_input(args.reports) as lines:
+        stats = batch_stats(lines, "<stdin>" if args.reports == "-" else args.reports)
+    sys.stdout.write(stats_to_json(stats) + "\n" if args.format == "json" else stats_to_text(stats))
+    return 0

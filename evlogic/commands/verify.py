@@ -1,0 +1,56 @@
+"""evlogic verify: check game files against the figures they expect."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from evlogic.commands.options import (
+    add_format_option,
+    add_limit_options,
+    add_rules_option,
+    rules_override,
+    say,
+)
+from evlogic.render import json_text
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    verify = commands.add_parser(
+        "verify",
+        help="check game files against the figures they expect",
+        description="Score every scenario (a game file with an expect: key) and report the "
+        "figures that differ. PATHS are files or directories (searched for game files with "
+        "expect:); default: the rulebook's scenarios. Exit status 1 when any scenario fails, "
+        "2 when one cannot be read or scored (it is listed as failed, with its error).",
+    )
+    verify.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATHS",
+        help="game files, or folders searched for game files with expect: "
+        "(default: the rulebook's scenarios)",
+    )
+    add_format_option(verify)
+    add_rules_option(verify)
+    verify.set_defaults(bounded=True)
+    add_limit_options(verify, 600.0)
+    verify.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from evlogic.render import verify_to_text
+    from evlogic.verify import default_paths, verify_paths
+
+    results = verify_paths(args.paths or default_paths(), rules_override(args))
+    if args.format == "json":
+        document = {"scenarios": [result.to_dict() for result in results]}
+        sys.stdout.write(json_text(document) + "\n")
+    else:
+        sys.stdout.write(verify_to_text(results))
+    broken = [result.error for result in results if result.error is not None]
+    for error in broken:  # bad input: listed as failed, and said on stderr (exit 2)
+        say(f"evlogic: error: {error}")
+    if broken:
+        return 2
+    return 0 if all(result.passed for result in results) else 1
