@@ -83,11 +83,27 @@ REGION_ONLY = {
 }
 
 
+#: Predicates whose atoms rules/search/cores.lp (every core grows its own
+#: closure, no lookup atoms) gives differently from rules/cores.lp.  A
+#: program that reads them gets rules/cores.lp; every other one the search
+#: encoding, whose regions are the same and which solves faster.
+COVERING_ONLY = {
+    ("grown", 4),
+    ("leading", 3),
+    ("covered", 3),
+    ("core_link", 5),
+    ("owned_link", 4),
+    ("core_state", 4),
+    ("core_pair", 5),
+}
+
+
 def search_rules(programs: list[Path]) -> list[Path]:
     """The rule files a search loads for these property or diff programs:
     the lean scoring, plus what the programs read (a cone of influence:
     winners only for programs that read them; only player 0 scored in full
-    when the programs read nothing else, evlogic/cone.py)."""
+    when the programs read nothing else, evlogic/cone.py; the search's own
+    cores encoding unless they read what only rules/cores.lp gives)."""
     names = list(SEARCH_RULES)
     reads = read_user_programs(programs).mentions
     if TOTALS_ONLY & reads:
@@ -96,6 +112,8 @@ def search_rules(programs: list[Path]) -> list[Path]:
         names.remove("winners_by_points.lp")
     if REGION_ONLY & reads:
         names.insert(names.index("cores.lp") + 1, "region.lp")
+    if not COVERING_ONLY & reads:
+        names[names.index("cores.lp")] = "search/cores.lp"
     if reads_player0_only(programs):
         names[names.index("generate.lp")] = "search/generate_player0.lp"
     return [*rule_paths(names), *programs]
