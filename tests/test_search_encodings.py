@@ -9,13 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
+from test_differential import game_under, rule_variants
 
 from evlogic.facts import board_program, game_program, state_ids
 from evlogic.search import search_rules
 from evlogic.solver import rule_paths, solve
 from plain_scorer import Rules, score_position
 from strategies import big_positions, positions
-from test_differential import game_under, rule_variants
 
 FIGURES = {"region", "core", "region_size", "points"}
 SEARCH_CORES = [
