@@ -8,10 +8,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+import yaml
 from hypothesis import HealthCheck, given, settings
 from test_differential import game_under, rule_variants
+from test_search_soundness import owned_count
+from test_search_soundness import positions as every_position
 
+from conftest import SEARCH_EDGES, board_dict
+from evlogic.boards import load_board
+from evlogic.diff import diff
 from evlogic.facts import board_program, game_program, state_ids
+from evlogic.rulesets import load_rule_set
 from evlogic.search import search_rules
 from evlogic.solver import rule_paths, solve
 from plain_scorer import Rules, score_position
@@ -84,3 +92,56 @@ def test_a_program_reading_closures_gets_the_scoring_cores(tmp_path: Path):
     assert "rules/cores.lp" in names and "search/cores.lp" not in names
     names = [path.relative_to(path.parents[1]).as_posix() for path in search_rules([reads_region])]
     assert "search/cores.lp" in names and "rules/cores.lp" not in names
+
+
+# --- diff's winner search: a different winner where player 0's total differs --
+
+WINNER_VARIANTS = {
+    "union": ("region: union\n", {"region": "union"}),
+    "gentle": ("siege_penalty: 5\n", {"siege_penalty": 5}),
+    "tiers": ("tiers: {3: 40}\n", {"tiers": {3: 40}}),
+    "swing": ("swing_multiplier: 3\n", {"swing_multiplier": 3}),
+}
+
+
+@pytest.mark.parametrize("players", [1, 2, 3])
+@pytest.mark.parametrize("variant", sorted(WINNER_VARIANTS))
+def test_winner_diff_answers_as_brute_force(tmp_path: Path, variant: str, players: int):
+    """rules/diff/winner.lp also asks that player 0's total differ (the
+    players are interchangeable); the smallest different-winner position of
+    the enumeration over every position must still be found, or equivalence
+    proved exactly when the enumeration finds none."""
+    text, figures = WINNER_VARIANTS[variant]
+    board = board_dict(SEARCH_EDGES, ev={"C": 5, "D": 3}, swing={"E"})
+    (tmp_path / "board.yaml").write_text(yaml.safe_dump(board))
+    (tmp_path / "other.yaml").write_text(f"name: other\nextends: standard\n{text}")
+    result = diff(
+        load_rule_set("standard"),
+        "standard",
+        load_rule_set(str(tmp_path / "other.yaml")),
+        "other.yaml",
+        load_board(tmp_path / "board.yaml"),
+        "board.yaml",
+        players,
+        60,
+    ).winner_diff
+
+    def winners(position: list[dict], rules: Rules) -> list[str]:
+        return score_position(board["states"], position, 100, rules)["winners"]
+
+    other = Rules(**figures)
+    found = [
+        position
+        for position in every_position(sorted(board["states"]), players)
+        if winners(position, Rules()) != winners(position, other)
+    ]
+    if not found:
+        assert result.result == "equivalent"
+        return
+    assert result.result == "differs" and result.smallest
+    witness = [
+        {"name": p["name"], "home": p["home"], "states": p["states"]}
+        for p in result.counterexample["players"]
+    ]
+    assert owned_count(witness) == min(owned_count(p) for p in found)
+    assert winners(witness, Rules()) != winners(witness, other)  # re-scored: a difference
