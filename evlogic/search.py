@@ -59,8 +59,11 @@ SEARCH_RULES = (
     "generate.lp",
 )
 
-#: Seconds phase 1 first gives each part; every round gives four times more.
-QUICK_LOOK = 0.1
+#: Conflicts the first round gives each part; every round gives four times
+#: more.  A slice counted in the solver's own work, not in seconds, costs the
+#: same on a busy machine: a slice of wall time there ends before the solver
+#: has done anything, and every home is asked again in the next round.
+QUICK_LOOK = 250
 
 #: clasp's "frumpy" configuration (conservative) proved the bounded per-home
 #: questions of a diff (no smaller witness) in half the time of "jumpy" and
@@ -83,11 +86,27 @@ REGION_ONLY = {
 }
 
 
+#: Predicates whose atoms rules/search/cores.lp (every core grows its own
+#: closure, no lookup atoms) gives differently from rules/cores.lp.  A
+#: program that reads them gets rules/cores.lp; every other one the search
+#: encoding, whose regions are the same and which solves faster.
+COVERING_ONLY = {
+    ("grown", 4),
+    ("leading", 3),
+    ("covered", 3),
+    ("core_link", 5),
+    ("owned_link", 4),
+    ("core_state", 4),
+    ("core_pair", 5),
+}
+
+
 def search_rules(programs: list[Path]) -> list[Path]:
     """The rule files a search loads for these property or diff programs:
     the lean scoring, plus what the programs read (a cone of influence:
     winners only for programs that read them; only player 0 scored in full
-    when the programs read nothing else, evlogic/cone.py)."""
+    when the programs read nothing else, evlogic/cone.py; the search's own
+    cores encoding unless they read what only rules/cores.lp gives)."""
     names = list(SEARCH_RULES)
     reads = read_user_programs(programs).mentions
     if TOTALS_ONLY & reads:
@@ -96,6 +115,8 @@ def search_rules(programs: list[Path]) -> list[Path]:
         names.remove("winners_by_points.lp")
     if REGION_ONLY & reads:
         names.insert(names.index("cores.lp") + 1, "region.lp")
+    if not COVERING_ONLY & reads:
+        names[names.index("cores.lp")] = "search/cores.lp"
     if reads_player0_only(programs):
         names[names.index("generate.lp")] = "search/generate_player0.lp"
     return [*rule_paths(names), *programs]
@@ -396,18 +417,17 @@ def _search(
             if part.settled(progress.best) or time.monotonic() >= deadline:
                 continue
             progress.show(parts)
-            slice_end = min(deadline, time.monotonic() + look)
             if progress.best is None:
                 # Any counterexample at all: none in every part is the proof.
                 outcome, symbols = _solve(
-                    control, part.home, None if max_states is None else top, slice_end
+                    control, part.home, None if max_states is None else top, deadline, look
                 )
                 part.refuted = outcome == "unsat"
                 if symbols is not None:
                     progress.best = symbols
             else:
                 # Fewer owned states than the best so far, as few as the part has.
-                _smallest_in(control, part, progress, slice_end)
+                _smallest_in(control, part, progress, deadline, look)
         if all(part.settled(progress.best) for part in parts):
             break
         look *= 4
@@ -422,27 +442,33 @@ def _search(
 
 
 def _smallest_in(
-    control: clingo.Control, part: _Part, progress: _Progress, deadline: float
+    control: clingo.Control, part: _Part, progress: _Progress, deadline: float, conflicts: int
 ) -> None:
     """Optimise in ``part``: counterexamples with fewer owned states than the
     best so far, each better one recorded in ``progress``, until the part
-    has none smaller (it is settled) or ``deadline``."""
+    has none smaller (it is settled), ``deadline``, or the solver has met
+    ``conflicts`` conflicts."""
     assert progress.best is not None
     bound = _owned_count(progress.best) - 1
     _set_bound(control, bound)
     control.configuration.solve.opt_mode = "opt"
+    control.configuration.solve.solve_limit = str(conflicts)
     try:
         with control.solve(assumptions=[_home(part.home)], yield_=True, async_=True) as handle:
             while handle.wait(max(0.0, deadline - time.monotonic())):
                 model = handle.model()
-                if model is None:  # the last model found here (if any) is optimal
-                    part.empty_upto = min(bound, _owned_count(progress.best) - 1)
+                if model is None:
+                    # Searched to the end (the last model found here, if any,
+                    # is optimal), or stopped at the conflict limit: unsettled.
+                    if handle.get().exhausted:
+                        part.empty_upto = min(bound, _owned_count(progress.best) - 1)
                     return
                 progress.best = model.symbols(shown=True)
                 handle.resume()
             handle.cancel()
     finally:
         control.configuration.solve.opt_mode = "ignore"
+        control.configuration.solve.solve_limit = NO_LIMIT
 
 
 def _any_position(
@@ -529,22 +555,31 @@ def _set_bound(control: clingo.Control, bound: int | None) -> None:
 
 
 def _solve(
-    control: clingo.Control, home: int, bound: int | None, deadline: float
+    control: clingo.Control, home: int, bound: int | None, deadline: float, conflicts: int
 ) -> tuple[str, list[clingo.Symbol] | None]:
     """("model" | "unsat" | "unknown", shown atoms) for positions where player
     0's home is ``home``, with at most ``bound`` owned states (None: any
-    number), by ``deadline``."""
+    number), by ``deadline`` and within ``conflicts`` conflicts."""
     if time.monotonic() >= deadline:
         return "unknown", None
     _set_bound(control, bound)
-    with control.solve(assumptions=[_home(home)], yield_=True, async_=True) as handle:
-        if not handle.wait(max(0.0, deadline - time.monotonic())):
-            handle.cancel()
-            return "unknown", None
-        model = handle.model()
-        if model is not None:
-            return "model", model.symbols(shown=True)
-        return "unsat", None
+    control.configuration.solve.solve_limit = str(conflicts)
+    try:
+        with control.solve(assumptions=[_home(home)], yield_=True, async_=True) as handle:
+            if not handle.wait(max(0.0, deadline - time.monotonic())):
+                handle.cancel()
+                return "unknown", None
+            model = handle.model()
+            if model is not None:
+                return "model", model.symbols(shown=True)
+            # No model: refuted, or stopped at the conflict limit.
+            return ("unsat" if handle.get().unsatisfiable else "unknown"), None
+    finally:
+        control.configuration.solve.solve_limit = NO_LIMIT
+
+
+#: clasp's solve_limit when a solve has none.
+NO_LIMIT = "umax,umax"
 
 
 def _owned_count(symbols: list[clingo.Symbol]) -> int:

@@ -1,0 +1,147 @@
+"""The searches' own encodings against the plain Python scorer, position by
+position: rules/search/cores.lp (every core grows its own closure) must give
+the regions of rules/cores.lp (only uncovered cores grow), which the scorer
+defines, on boards where covering is common; and search_rules must keep
+rules/cores.lp for a program that reads what only it gives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from test_differential import game_under, rule_variants
+from test_search_soundness import owned_count
+from test_search_soundness import positions as every_position
+
+from conftest import SEARCH_EDGES, board_dict
+from evlogic.boards import load_board
+from evlogic.diff import diff
+from evlogic.facts import board_program, game_program, state_ids
+from evlogic.rulesets import load_rule_set
+from evlogic.search import search_rules
+from evlogic.solver import rule_paths, solve
+from plain_scorer import Rules, score_position
+from strategies import big_positions, positions
+
+FIGURES = {"region", "core", "region_size", "points"}
+SEARCH_CORES = [
+    "position.lp",
+    "face.lp",
+    "search/cores.lp",
+    "region.lp",
+    "siege.lp",
+    "bonus.lp",
+    "points.lp",
+]
+
+
+def assert_search_cores_score_like_the_scorer(board: dict, players: list[dict], variant: dict):
+    game = game_under(board, players, variant)
+    facts = game.rules.program() + board_program(game.board) + game_program(game)
+    atoms = solve(facts, rule_paths(SEARCH_CORES))
+    ids = state_ids(game.board)
+    plain = score_position(
+        board["states"],
+        players,
+        board["game_end"],
+        Rules(**{**variant, "tiers": dict(variant["tiers"])}),
+    )
+    for index, theirs in enumerate(plain["players"]):
+        mine = [
+            a
+            for a in atoms
+            if a.name in FIGURES and a.arguments[0].number == 0 and a.arguments[1].number == index
+        ]
+        region = sorted(ids[a.arguments[2].number] for a in mine if a.name == "region")
+        cores = [a.arguments[2].arguments for a in mine if a.name == "core"]
+        core = [ids[s.number] for s in cores[0]] if cores else []
+        (size,) = [a.arguments[2].number for a in mine if a.name == "region_size"]
+        total = sum(a.arguments[2].number for a in mine if a.name == "points")
+        assert region == sorted(theirs["region"])
+        assert size == len(theirs["region"])
+        assert core == theirs["core"][1:]  # (A, B): the home is not in the pair
+        assert total == theirs["total"]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(big_positions(), rule_variants)
+def test_search_cores_on_dense_boards_and_lattices(position, variant):
+    """Dense boards: many cores around a home, most covered by an earlier one
+    (which rules/cores.lp never grows and the search encoding grows anyway)."""
+    board, players = position
+    assert_search_cores_score_like_the_scorer(board, players, variant)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(), rule_variants)
+def test_search_cores_on_small_boards(position, variant):
+    board, players = position
+    assert_search_cores_score_like_the_scorer(board, players, variant)
+
+
+def test_a_program_reading_closures_gets_the_scoring_cores(tmp_path: Path):
+    """grown/4 and leading/3 differ between the two encodings (every core, or
+    only uncovered ones): a program that reads them gets rules/cores.lp."""
+    reads_grown = tmp_path / "grown.lp"
+    reads_grown.write_text("violation :- grown(0, 0, _, S), state(S), S > 3.\n")
+    reads_region = tmp_path / "region.lp"
+    reads_region.write_text("violation :- region(0, 0, S), state(S), S > 3.\n")
+    names = [path.relative_to(path.parents[1]).as_posix() for path in search_rules([reads_grown])]
+    assert "rules/cores.lp" in names and "search/cores.lp" not in names
+    names = [path.relative_to(path.parents[1]).as_posix() for path in search_rules([reads_region])]
+    assert "search/cores.lp" in names and "rules/cores.lp" not in names
+
+
+# --- diff's winner search: a different winner where player 0's total differs --
+
+WINNER_VARIANTS = {
+    "union": ("region: union\n", {"region": "union"}),
+    "gentle": ("siege_penalty: 5\n", {"siege_penalty": 5}),
+    "tiers": ("tiers: {3: 40}\n", {"tiers": {3: 40}}),
+    "swing": ("swing_multiplier: 3\n", {"swing_multiplier": 3}),
+}
+
+
+@pytest.mark.parametrize("players", [1, 2, 3])
+@pytest.mark.parametrize("variant", sorted(WINNER_VARIANTS))
+def test_winner_diff_answers_as_brute_force(tmp_path: Path, variant: str, players: int):
+    """rules/diff/winner.lp also asks that player 0's total differ (the
+    players are interchangeable); the smallest different-winner position of
+    the enumeration over every position must still be found, or equivalence
+    proved exactly when the enumeration finds none."""
+    text, figures = WINNER_VARIANTS[variant]
+    board = board_dict(SEARCH_EDGES, ev={"C": 5, "D": 3}, swing={"E"})
+    (tmp_path / "board.yaml").write_text(yaml.safe_dump(board))
+    (tmp_path / "other.yaml").write_text(f"name: other\nextends: standard\n{text}")
+    result = diff(
+        load_rule_set("standard"),
+        "standard",
+        load_rule_set(str(tmp_path / "other.yaml")),
+        "other.yaml",
+        load_board(tmp_path / "board.yaml"),
+        "board.yaml",
+        players,
+        60,
+    ).winner_diff
+
+    def winners(position: list[dict], rules: Rules) -> list[str]:
+        return score_position(board["states"], position, 100, rules)["winners"]
+
+    other = Rules(**figures)
+    found = [
+        position
+        for position in every_position(sorted(board["states"]), players)
+        if winners(position, Rules()) != winners(position, other)
+    ]
+    if not found:
+        assert result.result == "equivalent"
+        return
+    assert result.result == "differs" and result.smallest
+    witness = [
+        {"name": p["name"], "home": p["home"], "states": p["states"]}
+        for p in result.counterexample["players"]
+    ]
+    assert owned_count(witness) == min(owned_count(p) for p in found)
+    assert winners(witness, Rules()) != winners(witness, other)  # re-scored: a difference
