@@ -8,16 +8,21 @@ from evlogic.facts import Positions, board_program
 from evlogic.games import Game, load_game
 from evlogic.report import ScoreReport, atoms_by_position, decode
 from evlogic.rulesets import RuleSet, load_rule_set
-from evlogic.solver import POSITION_INPUT, rule_paths, solve
+from evlogic.solver import (
+    POSITION_INPUT,
+    parsed_facts,
+    rule_paths,
+    solve,
+)
 
 
 def score_game(game: Game) -> ScoreReport:
     """Score one position with the rules in ``rules/`` (the way `evlogic
     batch` scores a chunk of them)."""
-    facts = game.rules.program() + board_program(game.board)
     paths = [*rule_paths(), *rule_paths(POSITION_INPUT), *game.rules.programs]
-    atoms = atoms_by_position(solve(facts, paths, Positions(game.board, [game])))
-    return decode(atoms[0], game)
+    board = parsed_facts(board_program(game.board))
+    symbols = solve(game.rules.program(), paths, Positions(game.board, [game]), board)
+    return decode(atoms_by_position(symbols)[0], game)
 
 
 def score_file(path: str | os.PathLike[str], rules: str | RuleSet | None = None) -> ScoreReport:
