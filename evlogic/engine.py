@@ -10,16 +10,37 @@ from evlogic.report import ScoreReport, atoms_by_position, decode
 from evlogic.rulesets import RuleSet, load_rule_set
 from evlogic.solver import (
     POSITION_INPUT,
+    SCORING_RULES,
+    SCORING_RULES_ONE_SHOT,
     parsed_facts,
     rule_paths,
     solve,
 )
 
+#: Positions in which no player owns more states than this (home included)
+#: are scored with every region layer ground in one call
+#: (rules/region_layers.lp), the others a layer at a time
+#: (rules/region_order.lp).  A region is at most its player's states, and
+#: one-shot layers cost its size squared against about a millisecond a layer
+#: (measured on the usa board and a hex lattice: the same time at about 24
+#: states; tests/test_region_layers.py checks both give the same layers).
+ONE_SHOT_STATES = 20
+
+
+def scoring_rules(game: Game) -> tuple[str, ...]:
+    """The scoring program for ``game``: one-shot layers where regions are
+    small and the rule set brings no program of its own (a program may read
+    rules/region_order.lp's predicates)."""
+    largest = max((len({player.home, *player.states}) for player in game.players), default=0)
+    if largest <= ONE_SHOT_STATES and not game.rules.programs:
+        return SCORING_RULES_ONE_SHOT
+    return SCORING_RULES
+
 
 def score_game(game: Game) -> ScoreReport:
     """Score one position with the rules in ``rules/`` (the way `evlogic
     batch` scores a chunk of them)."""
-    paths = [*rule_paths(), *rule_paths(POSITION_INPUT), *game.rules.programs]
+    paths = [*rule_paths(scoring_rules(game)), *rule_paths(POSITION_INPUT), *game.rules.programs]
     board = parsed_facts(board_program(game.board))
     symbols = solve(game.rules.program(), paths, Positions(game.board, [game]), board)
     return decode(atoms_by_position(symbols)[0], game)

@@ -36,6 +36,13 @@ SCORING_RULES: tuple[str, ...] = (
     "output.lp",
 )
 
+#: The scoring program with every region layer ground in the one base call
+#: (rules/region_layers.lp for rules/region_order.lp): faster where regions
+#: are small, quadratic in a region's size (see evlogic.engine).
+SCORING_RULES_ONE_SHOT: tuple[str, ...] = tuple(
+    "region_layers.lp" if name == "region_order.lp" else name for name in SCORING_RULES
+)
+
 #: How positions reach the scoring program as symbols (evlogic.facts.Positions).
 POSITION_INPUT: tuple[str, ...] = ("position_input.lp",)
 
