@@ -339,7 +339,12 @@ LAYER_FILES = pytest.mark.parametrize("layers", ["region_order.lp", "region_laye
 
 def layered_atoms(program: str, tmp_path, layers: str) -> set[str]:
     facts = tmp_path / "facts.lp"
-    facts.write_text("rules_of(0,0). " + program)
+    # (region_layers.lp reads region_size/3, as rules/region.lp gives it)
+    size = (
+        "#defined region/3. "
+        "region_size(G, P, N) :- region(G, P, _), N = #count{ S : region(G, P, S) }."
+    )
+    facts.write_text(f"rules_of(0,0). {size} {program}")
     rules = [rules_dir() / layers, facts]
     return {str(atom) for atom in solve("", rules) if atom.name == "joined"}
 
