@@ -5,12 +5,16 @@ sets (see strategies.py)."""
 
 from __future__ import annotations
 
+import json
+
 from hypothesis import HealthCheck, given, settings
 from test_differential import game_under, rule_variants
 
+from conftest import RULEBOOK
+from evlogic import engine
 from evlogic.engine import ONE_SHOT_STATES, score_game, scoring_rules
 from evlogic.facts import Positions, board_program
-from evlogic.games import Game, Player
+from evlogic.games import Game, Player, load_game
 from evlogic.solver import (
     POSITION_INPUT,
     SCORING_RULES,
@@ -73,3 +77,13 @@ def test_the_engine_grounds_small_regions_in_one_call_and_large_ones_by_layer():
         region = score_game(game).players[0].region
         # each state of this band touches the two before it: one joins a layer
         assert region == [game.players[0].home, *sorted(game.players[0].states)]
+
+
+def test_a_board_reaches_clingo_as_trees_or_as_text_with_the_same_report(monkeypatch):
+    """Boards up to CACHED_BOARD_STATES states are added as syntax trees
+    parsed once, larger ones as text: the same facts, the same report."""
+    games = [load_game(path) for path in sorted(RULEBOOK.glob("*.yaml"))]
+    as_trees = [score_game(game).to_dict() for game in games]
+    monkeypatch.setattr(engine, "CACHED_BOARD_STATES", 0)
+    assert [score_game(game).to_dict() for game in games] == as_trees
+    assert len({json.dumps(report) for report in as_trees}) == len(games) > 1
