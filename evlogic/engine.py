@@ -8,16 +8,53 @@ from evlogic.facts import Positions, board_program
 from evlogic.games import Game, load_game
 from evlogic.report import ScoreReport, atoms_by_position, decode
 from evlogic.rulesets import RuleSet, load_rule_set
-from evlogic.solver import POSITION_INPUT, rule_paths, solve
+from evlogic.solver import (
+    POSITION_INPUT,
+    SCORING_RULES,
+    SCORING_RULES_ONE_SHOT,
+    parsed_facts,
+    rule_paths,
+    solve,
+)
+
+#: Positions in which no player owns more states than this (home included)
+#: are scored with every region layer ground in one call
+#: (rules/region_layers.lp), the others a layer at a time
+#: (rules/region_order.lp).  A region is at most its player's states, and
+#: one-shot layers cost its size squared against about a millisecond a layer
+#: (measured on the usa board and a hex lattice: the same time at about 24
+#: states; tests/test_region_layers.py checks both give the same layers).
+ONE_SHOT_STATES = 20
+
+
+#: Boards of up to this many states reach clingo as syntax trees parsed once
+#: per board (a server scores many positions on one board: adding the usa
+#: board's trees costs half of parsing its text); larger ones as text, which
+#: a single call parses faster (a 5,041-state lattice: 0.4 s, against 1.1 s
+#: and 50 MB kept for its trees).
+CACHED_BOARD_STATES = 1000
+
+
+def scoring_rules(game: Game) -> tuple[str, ...]:
+    """The scoring program for ``game``: one-shot layers where regions are
+    small and the rule set brings no program of its own (a program may read
+    rules/region_order.lp's predicates)."""
+    largest = max((len({player.home, *player.states}) for player in game.players), default=0)
+    if largest <= ONE_SHOT_STATES and not game.rules.programs:
+        return SCORING_RULES_ONE_SHOT
+    return SCORING_RULES
 
 
 def score_game(game: Game) -> ScoreReport:
     """Score one position with the rules in ``rules/`` (the way `evlogic
     batch` scores a chunk of them)."""
-    facts = game.rules.program() + board_program(game.board)
-    paths = [*rule_paths(), *rule_paths(POSITION_INPUT), *game.rules.programs]
-    atoms = atoms_by_position(solve(facts, paths, Positions(game.board, [game])))
-    return decode(atoms[0], game)
+    paths = [*rule_paths(scoring_rules(game)), *rule_paths(POSITION_INPUT), *game.rules.programs]
+    facts, board = game.rules.program(), board_program(game.board)
+    if len(game.board.states) <= CACHED_BOARD_STATES:
+        symbols = solve(facts, paths, Positions(game.board, [game]), parsed_facts(board))
+    else:
+        symbols = solve(facts + board, paths, Positions(game.board, [game]))
+    return decode(atoms_by_position(symbols)[0], game)
 
 
 def score_file(path: str | os.PathLike[str], rules: str | RuleSet | None = None) -> ScoreReport:

@@ -7,6 +7,7 @@ input predicates its header names and checks the output predicates.
 from __future__ import annotations
 
 import clingo
+import pytest
 from clintest.assertion import Contains, Not
 from clintest.quantifier import All, Exact
 from clintest.solver import Clingo
@@ -413,19 +414,28 @@ def test_cores_reach_nothing_without_a_core():
     )
 
 
-# --- region_order.lp -------------------------------------------------------
-# Its layers are grounded one program part at a time, so these tests go
-# through evlogic.solver.solve, which drives the layer(k) parts.
+# --- region_order.lp, region_layers.lp -------------------------------------
+# region_order.lp's layers are grounded one program part at a time, so these
+# tests go through evlogic.solver.solve, which drives the layer(k) parts;
+# region_layers.lp grounds the same layers in one call.
+
+LAYER_FILES = pytest.mark.parametrize("layers", ["region_order.lp", "region_layers.lp"])
 
 
-def layered_atoms(program: str, tmp_path) -> set[str]:
+def layered_atoms(program: str, tmp_path, layers: str) -> set[str]:
     facts = tmp_path / "facts.lp"
-    facts.write_text("rules_of(0,0). " + program)
-    rules = [rules_dir() / "region_order.lp", facts]
+    # (region_layers.lp reads region_size/3, as rules/region.lp gives it)
+    size = (
+        "#defined region/3. "
+        "region_size(G, P, N) :- region(G, P, _), N = #count{ S : region(G, P, S) }."
+    )
+    facts.write_text(f"rules_of(0,0). {size} {program}")
+    rules = [rules_dir() / layers, facts]
     return {str(atom) for atom in solve("", rules) if atom.name == "joined"}
 
 
-def test_region_order_layers_follow_the_joining_steps(tmp_path):
+@LAYER_FILES
+def test_region_order_layers_follow_the_joining_steps(tmp_path, layers):
     # Core H-A-B is layer 0; D touches A and B (layer 1); G touches B and D,
     # so it can only join after D (layer 2).
     program = (
@@ -436,7 +446,7 @@ def test_region_order_layers_follow_the_joining_steps(tmp_path):
         region(0,0,"H"). region(0,0,"A"). region(0,0,"B"). region(0,0,"D"). region(0,0,"G").
     """
     )
-    assert layered_atoms(program, tmp_path) == {
+    assert layered_atoms(program, tmp_path, layers) == {
         'joined(0,0,"H",0)',
         'joined(0,0,"A",0)',
         'joined(0,0,"B",0)',
@@ -445,7 +455,8 @@ def test_region_order_layers_follow_the_joining_steps(tmp_path):
     }
 
 
-def test_region_order_runs_as_many_layers_as_the_longest_chain(tmp_path):
+@LAYER_FILES
+def test_region_order_runs_as_many_layers_as_the_longest_chain(tmp_path, layers):
     # A ladder: each rung touches the two before it, one new state per layer.
     rungs = [f"R{i}" for i in range(12)]
     edges = "".join(
@@ -458,13 +469,14 @@ def test_region_order_runs_as_many_layers_as_the_longest_chain(tmp_path):
         + regions
         + 'seed(0,0,"R0"). seed(0,0,"R1"). seed(0,0,"R2"). param(0,links_needed,2).'
     )
-    atoms = layered_atoms(program, tmp_path)
+    atoms = layered_atoms(program, tmp_path, layers)
     assert 'joined(0,0,"R11",9)' in atoms
     assert len(atoms) == 12
 
 
-def test_region_order_is_empty_without_a_core(tmp_path):
-    assert layered_atoms(DIAMOND + "param(0,links_needed,2).", tmp_path) == set()
+@LAYER_FILES
+def test_region_order_is_empty_without_a_core(tmp_path, layers):
+    assert layered_atoms(DIAMOND + "param(0,links_needed,2).", tmp_path, layers) == set()
 
 
 # --- siege.lp --------------------------------------------------------------

@@ -233,6 +233,22 @@ def test_a_request_past_the_time_limit_is_503_and_the_server_goes_on(catalog):
     assert patient.post("/api/score", json=rulebook_game()).status_code == 200
 
 
+def test_every_answer_says_the_servers_time(client):
+    """Server-Timing: app;dur=MS, what bench/bench_serve.py reports."""
+    for answer in (
+        client.post("/api/score", json=rulebook_game()),
+        client.get("/api/boards"),
+        client.post("/api/score", content=b"{"),
+        client.get("/api/nothing"),
+    ):
+        name, _, duration = answer.headers["server-timing"].partition(";dur=")
+        assert name == "app" and float(duration) >= 0
+    scored = client.post("/api/score", json=rulebook_game()).headers["server-timing"]
+    listed = client.get("/api/boards").headers["server-timing"]
+    # (scoring goes to a worker and runs clingo: never as quick as a listing)
+    assert float(scored.partition("=")[2]) > float(listed.partition("=")[2])
+
+
 def test_a_broken_board_upload_is_worded_like_a_file(client):
     text = "name: broken\nstates:\n  A: {ev: 3, neighbors: [B]}\n"
     answer = client.post("/api/boards/parse", json={"yaml": text, "filename": "broken.yaml"})

@@ -24,6 +24,7 @@ serving.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from importlib.resources import files
 from typing import Any
@@ -31,6 +32,7 @@ from typing import Any
 import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -58,6 +60,31 @@ ICON = (
 
 class TooLarge(Exception):
     pass
+
+
+class ServerTiming:
+    """ASGI middleware: every response says how long the app took, from the
+    request's arrival to the response's head, in the standard header
+    ``Server-Timing: app;dur=MS`` (browsers' developer tools show it;
+    bench/bench_serve.py reads it)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+
+        async def timed(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                took = f"app;dur={(time.perf_counter() - started) * 1000:.2f}"
+                headers = [*message.get("headers", []), (b"server-timing", took.encode())]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, timed)
 
 
 async def _body(request: Request) -> bytes:
@@ -162,7 +189,11 @@ def create_app(
         ),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={HTTPException: _http_error})
+    app = Starlette(
+        routes=routes,
+        exception_handlers={HTTPException: _http_error},
+        middleware=[Middleware(ServerTiming)],
+    )
     app.state.workers = pool
     return app
 

@@ -24,7 +24,7 @@ import yaml
 
 from evlogic.boards import Board, board_from_field, load_board, resolve_board
 from evlogic.errors import InputError, quote
-from evlogic.games import Game, game_from_fields, load_game
+from evlogic.games import Game, Player, game_from_fields, load_game
 from evlogic.layout import board_layout
 from evlogic.resources import bundled_boards
 from evlogic.rulesets import (
@@ -210,6 +210,18 @@ def score(catalog: Catalog, top: Field) -> dict:
 
     game, _ = catalog.game(top, [])
     return score_game(game).to_dict()
+
+
+def warm(catalog: Catalog) -> None:
+    """Ready a worker before its first request: score a one-state position
+    on the page's start board, which parses the rules' syntax trees and the
+    board's facts (cached, see evlogic.solver) and runs clingo once (the
+    first request of a cold worker took about 100 ms, the next ones 15)."""
+    from evlogic.engine import score_game
+
+    board = catalog.boards[catalog.start["board"]]
+    rules = catalog.rule_sets[catalog.start["rules"]]
+    score_game(Game(board, (Player("warm-up", min(board.states), ()),), SOURCE, rules))
 
 
 def explain(catalog: Catalog, top: Field) -> dict:

@@ -11,6 +11,7 @@ inherits the server's memory limit (``--memory-limit``).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -55,6 +56,9 @@ def _work(connection: Connection) -> None:
         catalog = connection.recv()
     except (EOFError, OSError):
         return
+    # only a head start: a request that meets the same error says it in its words
+    with contextlib.suppress(Exception):
+        service.warm(catalog)
     while True:
         try:
             name, top = connection.recv()

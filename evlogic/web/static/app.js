@@ -577,28 +577,41 @@ async function refresh() {
     return;
   }
   document.body.dataset.ready = "false";
+  // The table first: the scores are asked for first and shown as soon as they
+  // come; a focused player's explanation and diagram (what-if included: the
+  // slower answers) follow.  Unfocused, the map shows owners only, which
+  // needs no answer: it is drawn while the scores are on their way.
+  const game = gameBody();
+  const focused = state.focus !== null && state.focus < state.players.length;
+  const scores = Promise.all([
+    api("/api/score", game),
+    state.compare ? api("/api/score", { ...game, rules: state.compare }) : null,
+  ]);
+  let focus = null;
+  if (focused) {
+    const player = state.players[state.focus].name;
+    focus = Promise.all([
+      api("/api/explain", { ...game, player }),
+      api("/api/diagram", { ...game, player }, "text"),
+    ]);
+    focus.catch(() => {}); // (its error is shown where it is awaited)
+  } else {
+    showMap(drawOwners());
+  }
   try {
-    const game = gameBody();
-    const focused = state.focus !== null && state.focus < state.players.length;
-    const requests = [api("/api/score", game)];
-    requests.push(state.compare ? api("/api/score", { ...game, rules: state.compare }) : null);
-    if (focused) {
-      const player = state.players[state.focus].name;
-      requests.push(api("/api/explain", { ...game, player }));
-      requests.push(api("/api/diagram", { ...game, player }, "text"));
-    }
-    const [report, second, explanation, svgText] = await Promise.all(requests);
+    const [report, second] = await scores;
     if (!current()) return;
     showError("");
     renderScore(report, second);
     if (focused) {
+      const [explanation, svgText] = await focus;
+      if (!current()) return;
       const svg = new DOMParser().parseFromString(svgText, "image/svg+xml").documentElement;
       const imported = document.importNode(svg, true);
       showMap(imported);
       markGains(imported, explanation.what_if);
       renderExplanation(explanation);
     } else {
-      showMap(drawOwners());
       clearExplanation();
     }
   } catch (error) {
