@@ -60,6 +60,7 @@ TABLES = (
     "one_hot",
     "core_in_block",
     "core_across",
+    "core_mask",
     "bonus_for",
 )
 
