@@ -117,12 +117,15 @@ def steps_us(source: Path) -> dict[str, float]:
                 "input", lambda c=chunk, b=boards: [_game(n, t, options, b) for n, t in c]
             )
             board = compiled.compiled(games[0].board, games[0].rules)
-            owns = timed("input", lambda g=games, b=board: compiled.pack(b, g))
+            packed = timed("input", lambda g=games, b=board: compiled.pack(b, g))
             control = timed(
-                "grounding", lambda o=owns, b=board, g=games: compiled.ground_chunk(b, o, g)
+                "grounding", lambda p=packed, b=board, g=games: compiled.ground_chunk(b, p, g)
             )
-            text = timed("solving", lambda c=control: compiled.solve_text(c))
-            reports = timed("decoding", lambda g=games, t=text, b=board: compiled.decode(b, g, t))
+            answer = timed("solving", lambda c=control: compiled.solve(c))
+            reports = timed(
+                "decoding",
+                lambda g=games, p=packed, a=answer, b=board: compiled.decode(b, g, p, a),
+            )
             timed(
                 "output",
                 lambda c=chunk, r=reports: "".join(

@@ -44,7 +44,6 @@ BATCH_RULES = (
     "batch/tables.lp",
     "batch/position.lp",
     "batch/face.lp",
-    "batch/siege.lp",
     "batch/region.lp",
     "batch/totals.lp",
     "batch/output.lp",
@@ -62,10 +61,30 @@ TABLES = (
     "core_across",
     "core_mask",
     "bonus_for",
+    "layout",
 )
 
 BLOCK = 56  # states a block: 7 groups of 8
+FIGURES = ("winner", "total", "face_ev", "siege_penalty", "region_bonus", "net_bonus")
 _FLAT_ATOM = re.compile(r"(\w+)\((-?\d+(?:,-?\d+)*)\)")
+
+#: clasp's options: the figures are read from the cost vector, which no
+#: optimisation changes (every element is a fact; the bound only asks
+#: clasp to enumerate, not to optimise).
+SOLVE_OPTIONS = ["--models=1", "--opt-mode=enum,2147483647"]
+
+Field = tuple[int, int, int]  # (level offset, shift, mask)
+
+
+@dataclass(frozen=True)
+class Reader:
+    """Where the figures of a player with a given home are in the cost
+    vector (compile.lp's field_at/5 and siege_field/4): the fields of
+    FIGURES, and the siege groups in state order, each with its ids by mask."""
+
+    levels: int
+    figures: tuple[Field, ...]
+    sieges: tuple[tuple[tuple[tuple[str, ...], ...], Field], ...]  # (ids by mask, field)
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,6 +99,8 @@ class Compiled:
     slots: dict[str, tuple[int, int, int]]  # state id -> (block, group, bit)
     decode: dict[tuple[int, int], tuple[tuple[str, ...], ...]]  # (block, group) -> ids by mask
     ids: tuple[str, ...]  # state ids by number
+    readers: dict[str, Reader]  # home id -> where its player's figures are
+    numbers: dict[str, Symbol]  # state id -> its number, as a symbol
 
 
 def rule_set_key(rules: RuleSet) -> tuple:
@@ -119,6 +140,7 @@ def _compiled(board: Board, key: tuple, rules: RuleSet) -> Compiled:
     control.solve(on_model=lambda model: shown.extend(model.symbols(shown=True)))
     tables: dict[str, list[Symbol]] = {name: [] for name in TABLES}
     scalars: dict[str, Symbol] = {"union_region": Number(0)}
+    layout: dict[str, list[tuple[int, ...]]] = defaultdict(list)
     readable_only = False
     for symbol in shown:
         if symbol.name in tables:
@@ -127,6 +149,8 @@ def _compiled(board: Board, key: tuple, rules: RuleSet) -> Compiled:
             readable_only = True
         elif symbol.name == "union_region":
             scalars["union_region"] = Number(1)
+        elif symbol.name in ("slots", "field_at", "siege_field"):
+            layout[symbol.name].append(tuple(argument.number for argument in symbol.arguments))
         else:
             scalars[symbol.name] = symbol.arguments[0]
     ids = state_ids(board)
@@ -156,7 +180,31 @@ def _compiled(board: Board, key: tuple, rules: RuleSet) -> Compiled:
         slots=slots,
         decode=decode,
         ids=ids,
+        readers=_readers(ids, layout, decode),
+        numbers={state: Number(n) for n, state in enumerate(ids)},
     )
+
+
+def _readers(
+    ids: tuple[str, ...],
+    layout: dict[str, list[tuple[int, ...]]],
+    decode: dict[tuple[int, int], tuple[tuple[str, ...], ...]],
+) -> dict[str, Reader]:
+    """Each home's Reader, from compile.lp's slots/2, field_at/5, siege_field/4."""
+    fields: dict[int, dict[int, Field]] = defaultdict(dict)
+    for home, index, level, shift, width in layout["field_at"]:
+        fields[home][index] = (level, shift, (1 << width) - 1)
+    sieges: dict[int, list[tuple[tuple[tuple[str, ...], ...], Field]]] = defaultdict(list)
+    for home, block, group, index in sorted(layout["siege_field"]):
+        sieges[home].append((decode[block, group], fields[home][index]))
+    return {
+        ids[home]: Reader(
+            levels=levels,
+            figures=tuple(fields[home][index] for index in range(1, len(FIGURES) + 1)),
+            sieges=tuple(sieges[home]),
+        )
+        for home, levels in layout["slots"]
+    }
 
 
 def _quiet(code: clingo.MessageCode, message: str) -> None:
@@ -165,12 +213,13 @@ def _quiet(code: clingo.MessageCode, message: str) -> None:
 
 
 class _Context:
-    """Answers the @-calls of rules/batch/tables.lp, the positions' owns/12,
-    and @listed for the states of tied cores (rules/batch/region.lp)."""
+    """Answers the @-calls of rules/batch/tables.lp, the positions' owns/12
+    and taken/10, and @listed for the states of tied cores
+    (rules/batch/region.lp)."""
 
-    def __init__(self, board: Compiled, owns: list[Symbol], games: Sequence[Game]) -> None:
+    def __init__(self, board: Compiled, packed: Packed, games: Sequence[Game]) -> None:
         self._board = board
-        self._owns = owns
+        self._packed = packed
         self._games = games
 
     def __getattr__(self, name: str):  # one method per table and scalar
@@ -184,7 +233,10 @@ class _Context:
         raise AttributeError(name)
 
     def owns(self) -> list[Symbol]:
-        return self._owns
+        return self._packed.owns
+
+    def taken(self) -> list[Symbol]:
+        return self._packed.taken
 
     def listed(self, position: Symbol, player: Symbol, state: Symbol) -> Symbol:
         """State S's place in player P's list of position G (1 for the
@@ -198,46 +250,54 @@ def _number(value: int) -> Symbol:
     return Number(value)
 
 
-def pack(board: Compiled, games: Sequence[Game]) -> list[Symbol]:
-    """owns(G, P, N, H, K, M0..M6) arguments for every player and block."""
-    rows: list[Symbol] = []
-    number = state_numbers_cached(board)
-    blocks = board.blocks
+@dataclass(frozen=True)
+class Packed:
+    """A chunk's positions as input atoms, and where their figures come back:
+    each position's cost level, and each of its players' first level."""
+
+    owns: list[Symbol]  # owns(G, P, L, H, K, M0..M6) arguments
+    taken: list[Symbol]  # taken(G, L, K, T0..T6) arguments
+    levels: list[tuple[int, list[int]]]
+
+
+def pack(board: Compiled, games: Sequence[Game]) -> Packed:
+    """Every player's states as masks, a block at a time (ids into bits), and
+    the cost levels of positions and players (compile.lp's slots/2)."""
+    owns: list[Symbol] = []
+    taken: list[Symbol] = []
+    levels: list[tuple[int, list[int]]] = []
+    blocks, where, readers, numbers = board.blocks, board.slots, board.readers, board.numbers
+    level = 0
     for index, game in enumerate(games):
-        count = len(game.players)
+        position, level = level, level + 1
+        firsts = []
+        all_masks = [[0] * 7 for _ in range(blocks)]
+        g = _number(index)
         for p, player in enumerate(game.players):
             masks = [[0] * 7 for _ in range(blocks)]
             for state in (player.home, *player.states):
-                block, group, bit = board.slots[state]
+                block, group, bit = where[state]
                 masks[block][group] |= bit
-            home = number[player.home]
+                all_masks[block][group] |= bit
+            head = (g, _number(p), _number(level), numbers[player.home])
+            firsts.append(level)
+            level += readers[player.home].levels
             for block in range(blocks):
-                rows.append(
-                    Tuple_(
-                        [
-                            _number(index),
-                            _number(p),
-                            _number(count),
-                            _number(home),
-                            _number(block),
-                            *map(_number, masks[block]),
-                        ]
-                    )
-                )
-    return rows
+                owns.append(Tuple_([*head, _number(block), *map(_number, masks[block])]))
+        for block in range(blocks):
+            row = [g, _number(position), _number(block), *map(_number, all_masks[block])]
+            taken.append(Tuple_(row))
+        levels.append((position, firsts))
+    return Packed(owns, taken, levels)
 
 
-def state_numbers_cached(board: Compiled) -> dict[str, int]:
-    return {state: n for n, state in enumerate(board.ids)}
-
-
-def ground_chunk(board: Compiled, owns: list[Symbol], games: Sequence[Game]) -> clingo.Control:
-    """The batch encoding grounded for the positions ``owns`` of ``games``
+def ground_chunk(board: Compiled, packed: Packed, games: Sequence[Game]) -> clingo.Control:
+    """The batch encoding grounded for the positions ``packed`` of ``games``
     (see :func:`pack`; the games answer the listing order of tied cores)."""
-    control = clingo.Control(["--models=1"], logger=_quiet)
+    control = clingo.Control(SOLVE_OPTIONS, logger=_quiet)
     for name in BATCH_RULES:
         control.load(str(rules_dir() / name))
-    context = _Context(board, owns, games)
+    context = _Context(board, packed, games)
     control.ground([("base", [])], context=context)
     _grow(control, context, "step", "grow", "grew")
     if board.scalars["union_region"].number:
@@ -247,12 +307,22 @@ def ground_chunk(board: Compiled, owns: list[Symbol], games: Sequence[Game]) -> 
     return control
 
 
-def solve_text(control: clingo.Control) -> str:
-    """The one model's shown atoms, as one string (read a string at a time:
-    clingo's Python API costs about a microsecond a call)."""
+@dataclass(frozen=True)
+class Answer:
+    """The one model: its cost vector, and its shown atoms (core/4 and
+    joined/4, for players with a core) as one string."""
+
+    cost: list[int]
+    shown: str
+
+
+def solve(control: clingo.Control) -> Answer:
+    """Solve the grounded chunk (every atom is a fact: no search) and read
+    the model at once (clingo's Python API costs about a microsecond a call:
+    the shown atoms are read as one string)."""
     with control.solve(yield_=True) as handle:
         for model in handle:
-            return str(Tuple_(model.symbols(shown=True)))
+            return Answer(model.cost, str(Tuple_(model.symbols(shown=True))))
     raise SolverError("the batch encoding has no answer set")
 
 
@@ -278,47 +348,69 @@ def score_games(board: Board, rules: RuleSet, games: Sequence[Game]) -> list[dic
     """The ``score --format json`` report of every game (all on ``board``,
     scored by ``rules``, for which :func:`applies`)."""
     table = compiled(board, rules)
-    return decode(table, games, solve_text(ground_chunk(table, pack(table, games), games)))
+    packed = pack(table, games)
+    return decode(table, games, packed, solve(ground_chunk(table, packed, games)))
 
 
-def decode(board: Compiled, games: Sequence[Game], text: str) -> list[dict]:
-    """Reports from the shown atoms (see rules/batch/output.lp)."""
-    atoms: dict[int, dict[str, list[tuple[int, ...]]]] = defaultdict(lambda: defaultdict(list))
-    for name, arguments in _FLAT_ATOM.findall(text):
-        values = tuple(map(int, arguments.split(",")))
-        atoms[values[0]][name].append(values[1:])
-    return [_report(board, game, atoms[index]) for index, game in enumerate(games)]
-
-
-def _report(board: Compiled, game: Game, atoms: dict[str, list[tuple[int, ...]]]) -> dict:
-    ids = board.ids
-    scores = {figures[0]: figures[1:] for figures in atoms["score"]}
-    cores = {p: (a, b) for p, a, b in atoms["core"]}
-    joined: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for p, state, layer in atoms["joined"]:
-        joined[p].append((layer, state))
-    sieges: dict[int, list[str]] = defaultdict(list)
-    for p, block, *masks in sorted(atoms["siege"]):
-        for group, mask in enumerate(masks):
-            sieges[p].extend(board.decode[block, group][mask])
-    if len(scores) != len(game.players) or len(atoms["states_won"]) != 1:
+def decode(board: Compiled, games: Sequence[Game], packed: Packed, answer: Answer) -> list[dict]:
+    """Reports from the cost vector and the shown atoms (see
+    rules/batch/output.lp), through compile.lp's tables."""
+    cores: dict[tuple[int, int], tuple[int, ...]] = {}
+    joined: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
+    for name, arguments in _FLAT_ATOM.findall(answer.shown):
+        g, p, *rest = map(int, arguments.split(","))
+        if name == "core":
+            cores[g, p] = tuple(rest)
+        else:
+            state, layer = rest
+            joined[g, p].append((layer, state))
+    if len(answer.cost) != _levels(board, games, packed):
         raise SolverError("the batch encoding broke its output")
-    winners = {p for (p,) in atoms["winner"]}
+    return [
+        _report(board, game, answer.cost, index, levels, cores, joined)
+        for index, (game, levels) in enumerate(zip(games, packed.levels, strict=True))
+    ]
+
+
+def _levels(board: Compiled, games: Sequence[Game], packed: Packed) -> int:
+    """How many cost levels the chunk's positions and players have."""
+    if not games:
+        return 0
+    return packed.levels[-1][1][-1] + board.readers[games[-1].players[-1].home].levels
+
+
+def _report(
+    board: Compiled,
+    game: Game,
+    cost: list[int],
+    index: int,
+    levels: tuple[int, list[int]],
+    cores: dict[tuple[int, int], tuple[int, ...]],
+    joined: dict[tuple[int, int], list[tuple[int, int]]],
+) -> dict:
+    ids = board.ids
+    position, firsts = levels
     players = []
-    for p, player in enumerate(game.players):
-        face, bonus, penalty, net, total = scores[p]
-        if p in cores:
-            a, b = cores[p]
+    winners = []
+    for p, (player, first) in enumerate(zip(game.players, firsts, strict=True)):
+        reader = board.readers[player.home]
+        winner, total, face, penalty, bonus, net = [
+            (cost[first + level] >> shift) & mask for level, shift, mask in reader.figures
+        ]
+        siege: list[str] = []
+        for table, (level, shift, mask) in reader.sieges:
+            siege.extend(table[(cost[first + level] >> shift) & mask])
+        core: list[str] = []
+        region: list[str] = []
+        if (index, p) in cores:
+            a, b = cores[index, p]
             core = [player.home, ids[a], ids[b]]
-            chosen = {a, b}
             later = sorted(
                 entry
-                for entry in joined[p]
-                if entry[1] not in chosen and ids[entry[1]] != player.home
+                for entry in joined[index, p]
+                if entry[1] not in (a, b) and ids[entry[1]] != player.home
             )
             region = core + [ids[state] for _, state in later]
-        else:
-            core, region = [], []
         players.append(
             {
                 "name": player.name,
@@ -328,19 +420,20 @@ def _report(board: Compiled, game: Game, atoms: dict[str, list[tuple[int, ...]]]
                 "core": core,
                 "region": region,
                 "region_bonus": bonus,
-                "siege": sieges[p],
+                "siege": siege,
                 "siege_penalty": penalty,
                 "net_bonus": net,
                 "total": total,
             }
         )
-    (states_won,) = atoms["states_won"][0]
+        if winner:
+            winners.append(player.name)
     return {
         "board": game.board.name,
         "rules": game.rules.name,
-        "final": bool(atoms["final"]),
-        "states_won": states_won,
+        "final": bool(cost[position] & 1),
+        "states_won": cost[position] >> 1,
         "game_end": board.game_end,
         "players": players,
-        "winners": [player.name for p, player in enumerate(game.players) if p in winners],
+        "winners": winners,
     }
