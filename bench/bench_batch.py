@@ -39,7 +39,7 @@ sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 from timing import median_seconds, print_rows  # noqa: E402
 
 from evlogic import compiled  # noqa: E402
-from evlogic.batch import BatchOptions, _game, _json_line, chunks  # noqa: E402
+from evlogic.batch import BatchOptions, _json_line, _position, _resolve, chunks  # noqa: E402
 from evlogic.boards import load_board  # noqa: E402
 from evlogic.resources import bundled_boards  # noqa: E402
 from evlogic.sample import sample_games  # noqa: E402
@@ -113,18 +113,26 @@ def steps_us(source: Path) -> dict[str, float]:
     with source.open() as lines:
         for chunk in chunks(lines, 1000):
             boards: dict = {}
-            games = timed(
-                "input", lambda c=chunk, b=boards: [_game(n, t, options, b) for n, t in c]
+            lines_read = timed(
+                "input", lambda c=chunk, b=boards: [_resolve(n, t, options, b) for n, t in c]
             )
-            board = compiled.compiled(games[0].board, games[0].rules)
-            packed = timed("input", lambda g=games, b=board: compiled.pack(b, g))
+            _, _, usa, rules = lines_read[0]
+            board = compiled.compiled(usa, rules)
+            positions = timed(
+                "input",
+                lambda r=lines_read, b=board: [_position(*line, b, options) for line in r],
+            )
+            packed = timed("input", lambda p=positions, b=board: compiled.pack(b, p))
             control = timed(
-                "grounding", lambda p=packed, b=board, g=games: compiled.ground_chunk(b, p, g)
+                "grounding",
+                lambda k=packed, b=board, p=positions: compiled.ground_chunk(b, k, p),
             )
             answer = timed("solving", lambda c=control: compiled.solve(c))
             reports = timed(
                 "decoding",
-                lambda g=games, p=packed, a=answer, b=board: compiled.decode(b, g, p, a),
+                lambda p=positions, k=packed, a=answer, b=board, n=(usa.name, rules.name): (
+                    compiled.decode(b, p, k, a, *n)
+                ),
             )
             timed(
                 "output",

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, reduce
+from operator import or_
 
 import clingo
 from clingo import Number, Symbol, Tuple_
@@ -34,6 +35,7 @@ from evlogic.games import Game
 from evlogic.resources import rules_dir
 from evlogic.rulesets import RuleSet
 from evlogic.solver import SolverError
+from evlogic.yamlfile import is_unicode
 
 #: The readable rules compile.lp reads (face values, triangles, game end,
 #: 32-bit bounds), then compile.lp itself.
@@ -100,7 +102,8 @@ class Compiled:
     decode: dict[tuple[int, int], tuple[tuple[str, ...], ...]]  # (block, group) -> ids by mask
     ids: tuple[str, ...]  # state ids by number
     readers: dict[str, Reader]  # home id -> where its player's figures are
-    numbers: dict[str, Symbol]  # state id -> its number, as a symbol
+    where: dict[str, tuple[int, int]]  # state id -> (block * 7 + group, bit)
+    numbers: dict[str, int]  # state id -> its number
 
 
 def rule_set_key(rules: RuleSet) -> tuple:
@@ -181,7 +184,8 @@ def _compiled(board: Board, key: tuple, rules: RuleSet) -> Compiled:
         decode=decode,
         ids=ids,
         readers=_readers(ids, layout, decode),
-        numbers={state: Number(n) for n, state in enumerate(ids)},
+        where={state: (block * 7 + group, bit) for state, (block, group, bit) in slots.items()},
+        numbers={state: n for n, state in enumerate(ids)},
     )
 
 
@@ -212,15 +216,102 @@ def _quiet(code: clingo.MessageCode, message: str) -> None:
         raise SolverError("clingo: " + message.strip())
 
 
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A position to score, as batch reads it from a line: the players'
+    names, homes and states as listed (the home may appear), and each
+    player's states, home included, as masks (block * 7 + group)."""
+
+    names: tuple[str, ...]
+    homes: tuple[str, ...]
+    states: tuple[tuple[str, ...], ...]
+    masks: tuple[list[int], ...]
+
+
+def read_position(value: object, board: Compiled) -> Position | None:
+    """The position of a JSON line on ``board``, checked with the board's
+    tables as :func:`evlogic.games.quick_game` checks it (no Game, no Player:
+    ids go straight into masks); None whenever anything is unusual, so that
+    the careful path finds and words the error.  Keys other than
+    ``players`` are the caller's (board, rules, expect)."""
+    if not isinstance(value, dict) or not _LINE_KEYS.issuperset(value):
+        return None
+    listed = value.get("players")
+    if not isinstance(listed, list) or not listed:
+        return None
+    where = board.where
+    size = board.blocks * 7
+    names: list[str] = []
+    homes: list[str] = []
+    owner: dict[str, str] = {}
+    for entry in listed:
+        if not isinstance(entry, dict) or not _PLAYER_KEYS.issuperset(entry):
+            return None
+        name, home = entry.get("name"), entry.get("home")
+        if not isinstance(name, str) or not name.strip() or name in names:
+            return None
+        if not name.isascii() and not is_unicode(name):
+            return None
+        if not isinstance(home, str) or home not in where or home in owner:
+            return None
+        names.append(name)
+        homes.append(home)
+        owner[home] = name
+    states: list[tuple[str, ...]] = []
+    masks: list[list[int]] = []
+    for entry, name, home in zip(listed, names, homes, strict=True):
+        won = entry.get("states", [])
+        if not isinstance(won, list):
+            return None
+        mask = [0] * size
+        index, bit = where[home]
+        mask[index] = bit
+        for state in won:
+            if not isinstance(state, str) or state not in where:
+                return None
+            if state != home and state in owner:  # another's home or state, or listed twice
+                return None
+            owner[state] = name
+            index, bit = where[state]
+            mask[index] |= bit
+        if len(set(won)) != len(won):
+            return None
+        states.append(tuple(won))
+        masks.append(mask)
+    return Position(tuple(names), tuple(homes), tuple(states), tuple(masks))
+
+
+_LINE_KEYS = frozenset({"board", "players", "rules", "expect"})
+_PLAYER_KEYS = frozenset({"name", "home", "states"})
+
+
+def position_of(game: Game, board: Compiled) -> Position:
+    """A validated game as a Position (for lines the careful path read)."""
+    size = board.blocks * 7
+    masks = []
+    for player in game.players:
+        mask = [0] * size
+        for state in (player.home, *player.states):
+            index, bit = board.where[state]
+            mask[index] |= bit
+        masks.append(mask)
+    return Position(
+        tuple(player.name for player in game.players),
+        tuple(player.home for player in game.players),
+        tuple(player.states for player in game.players),
+        tuple(masks),
+    )
+
+
 class _Context:
     """Answers the @-calls of rules/batch/tables.lp, the positions' owns/12
     and taken/10, and @listed for the states of tied cores
     (rules/batch/region.lp)."""
 
-    def __init__(self, board: Compiled, packed: Packed, games: Sequence[Game]) -> None:
+    def __init__(self, board: Compiled, packed: Packed, positions: Sequence[Position]) -> None:
         self._board = board
         self._packed = packed
-        self._games = games
+        self._positions = positions
 
     def __getattr__(self, name: str):  # one method per table and scalar
         board = self.__dict__["_board"]
@@ -241,13 +332,8 @@ class _Context:
     def listed(self, position: Symbol, player: Symbol, state: Symbol) -> Symbol:
         """State S's place in player P's list of position G (1 for the
         first; facts.listing numbers the readable rules' listed/4 alike)."""
-        states = self._games[position.number].players[player.number].states
-        return _number(states.index(self._board.ids[state.number]) + 1)
-
-
-@lru_cache(maxsize=1 << 16)
-def _number(value: int) -> Symbol:
-    return Number(value)
+        states = self._positions[position.number].states[player.number]
+        return Number(states.index(self._board.ids[state.number]) + 1)
 
 
 @dataclass(frozen=True)
@@ -260,44 +346,40 @@ class Packed:
     levels: list[tuple[int, list[int]]]
 
 
-def pack(board: Compiled, games: Sequence[Game]) -> Packed:
-    """Every player's states as masks, a block at a time (ids into bits), and
-    the cost levels of positions and players (compile.lp's slots/2)."""
+def pack(board: Compiled, positions: Sequence[Position]) -> Packed:
+    """The input atoms of every player (its masks, a block at a time) and
+    position (all players' masks or-ed), and the cost levels of positions
+    and players (compile.lp's slots/2)."""
     owns: list[Symbol] = []
     taken: list[Symbol] = []
     levels: list[tuple[int, list[int]]] = []
-    blocks, where, readers, numbers = board.blocks, board.slots, board.readers, board.numbers
+    readers, numbers = board.readers, board.numbers
+    groups = [(block, block * 7, block * 7 + 7) for block in range(board.blocks)]
     level = 0
-    for index, game in enumerate(games):
-        position, level = level, level + 1
+    for index, position in enumerate(positions):
+        here, level = level, level + 1
         firsts = []
-        all_masks = [[0] * 7 for _ in range(blocks)]
-        g = _number(index)
-        for p, player in enumerate(game.players):
-            masks = [[0] * 7 for _ in range(blocks)]
-            for state in (player.home, *player.states):
-                block, group, bit = where[state]
-                masks[block][group] |= bit
-                all_masks[block][group] |= bit
-            head = (g, _number(p), _number(level), numbers[player.home])
+        masks = position.masks
+        for p, (home, mask) in enumerate(zip(position.homes, masks, strict=True)):
             firsts.append(level)
-            level += readers[player.home].levels
-            for block in range(blocks):
-                owns.append(Tuple_([*head, _number(block), *map(_number, masks[block])]))
-        for block in range(blocks):
-            row = [g, _number(position), _number(block), *map(_number, all_masks[block])]
-            taken.append(Tuple_(row))
-        levels.append((position, firsts))
+            head = [index, p, level, numbers[home]]
+            level += readers[home].levels
+            for block, start, stop in groups:
+                owns.append(_tuple([*head, block, *mask[start:stop]]))
+        everyone = [reduce(or_, column) for column in zip(*masks, strict=True)]
+        for block, start, stop in groups:
+            taken.append(_tuple([index, here, block, *everyone[start:stop]]))
+        levels.append((here, firsts))
     return Packed(owns, taken, levels)
 
 
-def ground_chunk(board: Compiled, packed: Packed, games: Sequence[Game]) -> clingo.Control:
-    """The batch encoding grounded for the positions ``packed`` of ``games``
-    (see :func:`pack`; the games answer the listing order of tied cores)."""
+def ground_chunk(board: Compiled, packed: Packed, positions: Sequence[Position]) -> clingo.Control:
+    """The batch encoding grounded for ``positions``, packed by :func:`pack`
+    (the positions answer the listing order of tied cores)."""
     control = clingo.Control(SOLVE_OPTIONS, logger=_quiet)
     for name in BATCH_RULES:
         control.load(str(rules_dir() / name))
-    context = _Context(board, packed, games)
+    context = _Context(board, packed, positions)
     control.ground([("base", [])], context=context)
     _grow(control, context, "step", "grow", "grew")
     if board.scalars["union_region"].number:
@@ -348,11 +430,27 @@ def score_games(board: Board, rules: RuleSet, games: Sequence[Game]) -> list[dic
     """The ``score --format json`` report of every game (all on ``board``,
     scored by ``rules``, for which :func:`applies`)."""
     table = compiled(board, rules)
-    packed = pack(table, games)
-    return decode(table, games, packed, solve(ground_chunk(table, packed, games)))
+    positions = [position_of(game, table) for game in games]
+    return score_positions(table, positions, board.name, rules.name)
 
 
-def decode(board: Compiled, games: Sequence[Game], packed: Packed, answer: Answer) -> list[dict]:
+def score_positions(
+    board: Compiled, positions: Sequence[Position], board_name: str, rules_name: str
+) -> list[dict]:
+    """The reports of ``positions`` (see :func:`read_position`)."""
+    packed = pack(board, positions)
+    answer = solve(ground_chunk(board, packed, positions))
+    return decode(board, positions, packed, answer, board_name, rules_name)
+
+
+def decode(
+    board: Compiled,
+    positions: Sequence[Position],
+    packed: Packed,
+    answer: Answer,
+    board_name: str,
+    rules_name: str,
+) -> list[dict]:
     """Reports from the cost vector and the shown atoms (see
     rules/batch/output.lp), through compile.lp's tables."""
     cores: dict[tuple[int, int], tuple[int, ...]] = {}
@@ -364,24 +462,26 @@ def decode(board: Compiled, games: Sequence[Game], packed: Packed, answer: Answe
         else:
             state, layer = rest
             joined[g, p].append((layer, state))
-    if len(answer.cost) != _levels(board, games, packed):
+    if len(answer.cost) != _levels(board, positions, packed):
         raise SolverError("the batch encoding broke its output")
+    head = {"board": board_name, "rules": rules_name}
     return [
-        _report(board, game, answer.cost, index, levels, cores, joined)
-        for index, (game, levels) in enumerate(zip(games, packed.levels, strict=True))
+        _report(board, head, position, answer.cost, index, levels, cores, joined)
+        for index, (position, levels) in enumerate(zip(positions, packed.levels, strict=True))
     ]
 
 
-def _levels(board: Compiled, games: Sequence[Game], packed: Packed) -> int:
+def _levels(board: Compiled, positions: Sequence[Position], packed: Packed) -> int:
     """How many cost levels the chunk's positions and players have."""
-    if not games:
+    if not positions:
         return 0
-    return packed.levels[-1][1][-1] + board.readers[games[-1].players[-1].home].levels
+    return packed.levels[-1][1][-1] + board.readers[positions[-1].homes[-1]].levels
 
 
 def _report(
     board: Compiled,
-    game: Game,
+    head: dict,
+    position: Position,
     cost: list[int],
     index: int,
     levels: tuple[int, list[int]],
@@ -389,11 +489,13 @@ def _report(
     joined: dict[tuple[int, int], list[tuple[int, int]]],
 ) -> dict:
     ids = board.ids
-    position, firsts = levels
+    here, firsts = levels
     players = []
     winners = []
-    for p, (player, first) in enumerate(zip(game.players, firsts, strict=True)):
-        reader = board.readers[player.home]
+    for p, (name, home, states, first) in enumerate(
+        zip(position.names, position.homes, position.states, firsts, strict=True)
+    ):
+        reader = board.readers[home]
         winner, total, face, penalty, bonus, net = [
             (cost[first + level] >> shift) & mask for level, shift, mask in reader.figures
         ]
@@ -404,18 +506,18 @@ def _report(
         region: list[str] = []
         if (index, p) in cores:
             a, b = cores[index, p]
-            core = [player.home, ids[a], ids[b]]
+            core = [home, ids[a], ids[b]]
             later = sorted(
                 entry
                 for entry in joined[index, p]
-                if entry[1] not in (a, b) and ids[entry[1]] != player.home
+                if entry[1] not in (a, b) and ids[entry[1]] != home
             )
             region = core + [ids[state] for _, state in later]
         players.append(
             {
-                "name": player.name,
-                "home": player.home,
-                "states": sorted({player.home, *player.states}),
+                "name": name,
+                "home": home,
+                "states": sorted({home, *states}),
                 "face_ev": face,
                 "core": core,
                 "region": region,
@@ -427,13 +529,58 @@ def _report(
             }
         )
         if winner:
-            winners.append(player.name)
+            winners.append(name)
     return {
-        "board": game.board.name,
-        "rules": game.rules.name,
-        "final": bool(cost[position] & 1),
-        "states_won": cost[position] >> 1,
+        **head,
+        "final": bool(cost[here] & 1),
+        "states_won": cost[here] >> 1,
         "game_end": board.game_end,
         "players": players,
         "winners": winners,
     }
+
+
+# --- input atoms: tuples of numbers ------------------------------------------
+
+
+def _tuple_symbol(values: list[int]) -> Symbol:
+    """A tuple of numbers as a clingo symbol."""
+    return Tuple_([_number(value) for value in values])
+
+
+@lru_cache(maxsize=1 << 16)
+def _number(value: int) -> Symbol:
+    return Number(value)
+
+
+def _fast_tuple_symbol() -> Callable[[list[int]], Symbol] | None:
+    """:func:`_tuple_symbol` through clingo's C API, with one argument buffer
+    and the numbers' handles in a list (Tuple_ costs about 6 us for 12
+    numbers, this about 2 us); None when this clingo does not expose what
+    it needs (then Tuple_ is used)."""
+    try:
+        from clingo._internal import _ffi, _lib
+
+        create = _lib.clingo_symbol_create_function
+        buffer = _ffi.new("clingo_symbol_t[32]")
+        out = _ffi.new("clingo_symbol_t*")
+        handles: list[int] = [Number(value)._rep for value in range(1024)]
+    except (ImportError, AttributeError):
+        return None
+
+    def fast(values: list[int]) -> Symbol:
+        size = len(values)
+        if size > 32 or min(values) < 0:
+            return _tuple_symbol(values)
+        top = max(values)
+        if top >= len(handles):
+            handles.extend(Number(value)._rep for value in range(len(handles), 2 * top + 1))
+        buffer[0:size] = [handles[value] for value in values]
+        if not create(b"", buffer, size, True, out):
+            return _tuple_symbol(values)
+        return Symbol(out[0])
+
+    return fast
+
+
+_tuple = _fast_tuple_symbol() or _tuple_symbol
