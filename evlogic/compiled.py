@@ -380,11 +380,12 @@ def ground_chunk(board: Compiled, packed: Packed, positions: Sequence[Position])
     for name in BATCH_RULES:
         control.load(str(rules_dir() / name))
     context = _Context(board, packed, positions)
-    control.ground([("base", [])], context=context)
-    _grow(control, context, "step", "grow", "grew")
+    several = board.blocks > 1  # the parts for boards of several blocks
+    control.ground([("base", []), *([("blocks", [])] if several else [])], context=context)
+    _grow(control, context, "blocks_step" if several else "one_block_step")
     if board.scalars["union_region"].number:
         control.ground([("union_base", [])], context=context)
-        _grow(control, context, "union_step", "union_grow", "union_grew")
+        _grow(control, context, None, "union_step", "union_grow", "union_grew")
     control.ground([("finish", [])], context=context)
     return control
 
@@ -408,13 +409,22 @@ def solve(control: clingo.Control) -> Answer:
     raise SolverError("the batch encoding has no answer set")
 
 
-def _grow(control: clingo.Control, context: object, step: str, grow: str, grew: str) -> None:
+def _grow(
+    control: clingo.Control,
+    context: object,
+    joins: str | None,
+    step: str = "step",
+    grow: str = "grow",
+    grew: str = "grew",
+) -> None:
     """Ground the parts of rules/batch/region.lp step by step: ``step(s)``
-    finds the states joining at step s, ``grow(s)`` adds them, while some
-    region grew."""
+    (with ``joins(s)``, the rules that find the states joining, which
+    depend on the board's number of blocks) finds the states joining at
+    step s, ``grow(s)`` adds them, while some region grew."""
     s = 1
     while True:
-        control.ground([(step, [Number(s)])], context=context)
+        parts = [(step, [Number(s)])] + ([(joins, [Number(s)])] if joins else [])
+        control.ground(parts, context=context)
         if not _is_fact(control, grew, s):
             return
         control.ground([(grow, [Number(s)])], context=context)
