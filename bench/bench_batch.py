@@ -179,6 +179,7 @@ def main() -> None:
         "--examples", type=int, default=1000, help="differential test examples (default 1,000)"
     )
     args = parser.parse_args()
+    load_before = os.getloadavg()[0]
     work = Path(tempfile.mkdtemp())
     games, out = work / "games.jsonl", work / "out.jsonl"
     sample(games, args.count)
@@ -230,9 +231,11 @@ def main() -> None:
     rows.append(
         (f"differential test, {args.examples:,} examples", differential(args.examples), "", "")
     )
+    load_after = os.getloadavg()[0]
     print_rows(
         f"evlogic batch benchmark: {args.count:,} usa positions (4 players, 36 won), "
-        f"median of {args.runs} runs",
+        f"median of {args.runs} runs; load average {load_before:.1f} before, "
+        f"{load_after:.1f} after ({os.cpu_count()} cores)",
         [("case", "rate", "ratio", "target"), *rows],
     )
 
