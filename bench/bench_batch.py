@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -87,11 +86,19 @@ def readable_rules(folder: Path) -> str:
 
 
 def peak_rss_mb(source: Path, target: Path, jobs: int) -> float:
-    """Peak resident memory of the largest process of a batch run."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    batch(source, target, jobs)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return max(before, after) / 1024
+    """Peak resident memory of the largest process of a batch run (measured
+    in a fresh child: this process's RUSAGE_CHILDREN would also hold the
+    earlier runs, the readable rules' among them)."""
+    command = [*EVLOGIC, "batch", str(source), "-o", str(target), "--jobs", str(jobs)]
+    probe = (
+        "import resource, subprocess, sys\n"
+        "subprocess.run(sys.argv[1:], check=True)\n"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe, *command], check=True, capture_output=True, text=True
+    )
+    return int(result.stdout.split()[-1]) / 1024
 
 
 STEPS = ("input", "grounding", "solving", "decoding", "output")
