@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -39,7 +38,7 @@ sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 from timing import median_seconds, print_rows  # noqa: E402
 
 from evlogic import compiled  # noqa: E402
-from evlogic.batch import BatchOptions, _game, _json_line, chunks  # noqa: E402
+from evlogic.batch import BatchOptions, _json_line, _position, _resolve, chunks  # noqa: E402
 from evlogic.boards import load_board  # noqa: E402
 from evlogic.resources import bundled_boards  # noqa: E402
 from evlogic.sample import sample_games  # noqa: E402
@@ -87,11 +86,19 @@ def readable_rules(folder: Path) -> str:
 
 
 def peak_rss_mb(source: Path, target: Path, jobs: int) -> float:
-    """Peak resident memory of the largest process of a batch run."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    batch(source, target, jobs)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return max(before, after) / 1024
+    """Peak resident memory of the largest process of a batch run (measured
+    in a fresh child: this process's RUSAGE_CHILDREN would also hold the
+    earlier runs, the readable rules' among them)."""
+    command = [*EVLOGIC, "batch", str(source), "-o", str(target), "--jobs", str(jobs)]
+    probe = (
+        "import resource, subprocess, sys\n"
+        "subprocess.run(sys.argv[1:], check=True)\n"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe, *command], check=True, capture_output=True, text=True
+    )
+    return int(result.stdout.split()[-1]) / 1024
 
 
 STEPS = ("input", "grounding", "solving", "decoding", "output")
@@ -113,16 +120,27 @@ def steps_us(source: Path) -> dict[str, float]:
     with source.open() as lines:
         for chunk in chunks(lines, 1000):
             boards: dict = {}
-            games = timed(
-                "input", lambda c=chunk, b=boards: [_game(n, t, options, b) for n, t in c]
+            lines_read = timed(
+                "input", lambda c=chunk, b=boards: [_resolve(n, t, options, b) for n, t in c]
             )
-            board = compiled.compiled(games[0].board, games[0].rules)
-            owns = timed("input", lambda g=games, b=board: compiled.pack(b, g))
+            _, _, usa, rules = lines_read[0]
+            board = compiled.compiled(usa, rules)
+            positions = timed(
+                "input",
+                lambda r=lines_read, b=board: [_position(*line, b, options) for line in r],
+            )
+            packed = timed("input", lambda p=positions, b=board: compiled.pack(b, p))
             control = timed(
-                "grounding", lambda o=owns, b=board, g=games: compiled.ground_chunk(b, o, g)
+                "grounding",
+                lambda k=packed, b=board, p=positions: compiled.ground_chunk(b, k, p),
             )
-            text = timed("solving", lambda c=control: compiled.solve_text(c))
-            reports = timed("decoding", lambda g=games, t=text, b=board: compiled.decode(b, g, t))
+            answer = timed("solving", lambda c=control: compiled.solve(c))
+            reports = timed(
+                "decoding",
+                lambda p=positions, k=packed, a=answer, b=board, n=(usa.name, rules.name): (
+                    compiled.decode(b, p, k, a, *n)
+                ),
+            )
             timed(
                 "output",
                 lambda c=chunk, r=reports: "".join(
@@ -168,6 +186,7 @@ def main() -> None:
         "--examples", type=int, default=1000, help="differential test examples (default 1,000)"
     )
     args = parser.parse_args()
+    load_before = os.getloadavg()[0]
     work = Path(tempfile.mkdtemp())
     games, out = work / "games.jsonl", work / "out.jsonl"
     sample(games, args.count)
@@ -219,9 +238,11 @@ def main() -> None:
     rows.append(
         (f"differential test, {args.examples:,} examples", differential(args.examples), "", "")
     )
+    load_after = os.getloadavg()[0]
     print_rows(
         f"evlogic batch benchmark: {args.count:,} usa positions (4 players, 36 won), "
-        f"median of {args.runs} runs",
+        f"median of {args.runs} runs; load average {load_before:.1f} before, "
+        f"{load_after:.1f} after ({os.cpu_count()} cores)",
         [("case", "rate", "ratio", "target"), *rows],
     )
 

@@ -39,7 +39,7 @@ from evlogic import compiled
 from evlogic.boards import Board, load_board, resolve_board
 from evlogic.errors import InputError
 from evlogic.facts import Positions, board_program
-from evlogic.games import Game, game_from_fields, quick_game
+from evlogic.games import Game, check_game_end, game_from_fields, quick_game
 from evlogic.jsonlines import Line, numbered, utf8_line
 from evlogic.limits import DEFAULT_MEMORY_MB, limit_memory
 from evlogic.report import atoms_by_position, decode
@@ -204,10 +204,39 @@ def _parse(number: int, text: str, options: BatchOptions) -> object:
     raise InputError(options.source, message, line=number)
 
 
-def _game(number: int, text: str, options: BatchOptions, boards: dict[str, Board]) -> Game:
-    """The game on one line; ``boards`` caches the chunk's board references
-    (resolving a path and checking its file costs more than scoring)."""
+def _resolve(
+    number: int, text: str, options: BatchOptions, boards: dict[object, object]
+) -> tuple[int, object, Board, RuleSet]:
+    """One line read: its number, its value, its board and rule set.
+    ``boards`` caches the chunk's board references (resolving a path and
+    checking its file costs more than scoring), and the board and rule set
+    a line's ``board`` and ``rules`` gave (names or paths, the same
+    whatever the line)."""
     value = _parse(number, text, options)
+    key = _references(value)
+    if key is not None and key in boards:
+        board, rules = boards[key]  # type: ignore[misc]
+        return number, value, board, rules
+    board, rules = _resolve_anew(number, value, options, boards)
+    if key is not None:
+        boards[key] = (board, rules)
+    return number, value, board, rules
+
+
+def _references(value: object) -> tuple[str, object, object] | None:
+    """A line's board and rule set references, when both are names or paths
+    (or absent): what resolves them alike for every line."""
+    if not isinstance(value, dict):
+        return None
+    board, rules = value.get("board"), value.get("rules")
+    if isinstance(board, str | None) and isinstance(rules, str | None):
+        return ("line", board, rules)
+    return None
+
+
+def _resolve_anew(
+    number: int, value: object, options: BatchOptions, boards: dict[object, object]
+) -> tuple[Board, RuleSet]:
     top = Field(options.source, "", value, number, None)
     reference = value.get("board") if isinstance(value, dict) else None
     if reference is None:
@@ -223,6 +252,7 @@ def _game(number: int, text: str, options: BatchOptions, boards: dict[str, Board
         if reference not in boards:
             boards[reference] = _board(reference, options.base, options.source)
         board = boards[reference]
+        assert isinstance(board, Board)
     except InputError as error:
         # A wrong reference is worded as is; a broken board file names itself.
         message = error.message if error.source == options.source else str(error)
@@ -240,13 +270,43 @@ def _game(number: int, text: str, options: BatchOptions, boards: dict[str, Board
         named = value.get("rules") if isinstance(value, dict) else None
         message = _unreadable("rule set", options.rules or named, error)
         raise InputError(options.source, message, field="rules", line=number) from None
-    # Clean lines take the quick path; anything unusual, the careful one,
-    # which says exactly what is wrong.
+    return board, rules
+
+
+def _game(number: int, text: str, options: BatchOptions, boards: dict[object, object]) -> Game:
+    """The game on one line."""
+    return _checked_game(*_resolve(number, text, options, boards), options)
+
+
+def _checked_game(
+    number: int, value: object, board: Board, rules: RuleSet, options: BatchOptions
+) -> Game:
+    """Clean lines take the quick path; anything unusual, the careful one,
+    which says exactly what is wrong."""
     game = quick_game(value, board, options.source, rules)
     if game is None:
+        top = Field(options.source, "", value, number, None)
         fields = top.fields(*LINE_KEYS, what="a game mapping")
         game = game_from_fields(fields, board, options.source, rules)
     return game
+
+
+def _position(
+    number: int,
+    value: object,
+    board: Board,
+    rules: RuleSet,
+    table: compiled.Compiled,
+    options: BatchOptions,
+) -> compiled.Position:
+    """A line for the compiled encoding: read straight into masks through
+    the board's tables, or (anything unusual) by the careful path."""
+    check_game_end(board, rules)
+    position = compiled.read_position(value, table)
+    if position is None:
+        game = _checked_game(number, value, board, rules, options)
+        position = compiled.position_of(game, table)
+    return position
 
 
 # --- one chunk ---------------------------------------------------------------
@@ -259,16 +319,29 @@ def score_chunk(chunk: list[Line], options: BatchOptions) -> tuple[str, int, int
     whatever goes wrong is the error of the line it went wrong on."""
     results: dict[int, dict] = {}
     by_board: dict[tuple[Board, RuleSet], list[tuple[int, Game]]] = defaultdict(list)
-    boards: dict[str, Board] = {}
+    by_table: dict[tuple[Board, RuleSet], list[tuple[int, compiled.Position]]] = defaultdict(list)
+    tables: dict[tuple[Board, RuleSet], compiled.Compiled | None] = {}
+    boards: dict[object, object] = {}
     for number, text in chunk:
         try:
-            game = _game(number, text, options, boards)
+            _, value, board, rules = _resolve(number, text, options, boards)
+            key = (board, rules)
+            if key not in tables:
+                tables[key] = (
+                    compiled.compiled(board, rules) if compiled.applies(board, rules) else None
+                )
+            table = tables[key]
+            if table is not None:  # parameters only: rules/batch/
+                position = _position(number, value, board, rules, table, options)
+                by_table[key].append((number, position))
+            else:
+                by_board[key].append((number, _checked_game(number, value, board, rules, options)))
         except InputError as error:
             results[number] = {"line": number, "error": str(error)}
         except Exception as error:
             results[number] = _unexpected(number, error, options)
-        else:
-            by_board[game.board, game.rules].append((number, game))
+    for (board, rules), positions in by_table.items():
+        results.update(_score_positions(board, rules, positions, options))
     for (board, rules), games in by_board.items():
         results.update(_score_games(board, rules, games, options))
     failed = sum("error" in result for result in results.values())
@@ -283,12 +356,6 @@ def _score_games(
     that fails unexpectedly (out of memory, say), each half is scored on
     its own, down to the line at fault."""
     try:
-        if compiled.applies(board, rules):  # parameters only: rules/batch/
-            reports = compiled.score_games(board, rules, [game for _, game in games])
-            return {
-                number: {"line": number, **report}
-                for (number, _), report in zip(games, reports, strict=True)
-            }
         # Positions are numbered within the chunk, not by line: clingo keeps
         # every symbol it ever made, so reusing indices keeps memory flat.
         facts = rules.program() + board_program(board)
@@ -308,6 +375,34 @@ def _score_games(
     return {
         **_score_games(board, rules, games[:half], options),
         **_score_games(board, rules, games[half:], options),
+    }
+
+
+def _score_positions(
+    board: Board,
+    rules: RuleSet,
+    positions: list[tuple[int, compiled.Position]],
+    options: BatchOptions,
+) -> dict[int, dict]:
+    """Positions on one board under one rule set, by the compiled encoding
+    (rules/batch/), in one grounding; split in halves when that fails
+    unexpectedly, down to the line at fault."""
+    try:
+        table = compiled.compiled(board, rules)
+        reports = compiled.score_positions(
+            table, [position for _, position in positions], board.name, rules.name
+        )
+        return {
+            number: {"line": number, **report}
+            for (number, _), report in zip(positions, reports, strict=True)
+        }
+    except Exception as error:
+        if len(positions) == 1:
+            return {positions[0][0]: _unexpected(positions[0][0], error, options)}
+    half = len(positions) // 2
+    return {
+        **_score_positions(board, rules, positions[:half], options),
+        **_score_positions(board, rules, positions[half:], options),
     }
 
 

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, reduce
+from operator import or_
 
 import clingo
 from clingo import Number, Symbol, Tuple_
@@ -34,6 +35,7 @@ from evlogic.games import Game
 from evlogic.resources import rules_dir
 from evlogic.rulesets import RuleSet
 from evlogic.solver import SolverError
+from evlogic.yamlfile import is_unicode
 
 #: The readable rules compile.lp reads (face values, triangles, game end,
 #: 32-bit bounds), then compile.lp itself.
@@ -44,7 +46,6 @@ BATCH_RULES = (
     "batch/tables.lp",
     "batch/position.lp",
     "batch/face.lp",
-    "batch/siege.lp",
     "batch/region.lp",
     "batch/totals.lp",
     "batch/output.lp",
@@ -60,11 +61,32 @@ TABLES = (
     "one_hot",
     "core_in_block",
     "core_across",
+    "core_mask",
     "bonus_for",
+    "layout",
 )
 
 BLOCK = 56  # states a block: 7 groups of 8
+FIGURES = ("winner", "total", "face_ev", "siege_penalty", "region_bonus", "net_bonus")
 _FLAT_ATOM = re.compile(r"(\w+)\((-?\d+(?:,-?\d+)*)\)")
+
+#: clasp's options: the figures are read from the cost vector, which no
+#: optimisation changes (every element is a fact; the bound only asks
+#: clasp to enumerate, not to optimise).
+SOLVE_OPTIONS = ["--models=1", "--opt-mode=enum,2147483647"]
+
+Field = tuple[int, int, int]  # (level offset, shift, mask)
+
+
+@dataclass(frozen=True)
+class Reader:
+    """Where the figures of a player with a given home are in the cost
+    vector (compile.lp's field_at/5 and siege_field/4): the fields of
+    FIGURES, and the siege groups in state order, each with its ids by mask."""
+
+    levels: int
+    figures: tuple[Field, ...]
+    sieges: tuple[tuple[tuple[tuple[str, ...], ...], Field], ...]  # (ids by mask, field)
 
 
 @dataclass(frozen=True, eq=False)
@@ -79,6 +101,9 @@ class Compiled:
     slots: dict[str, tuple[int, int, int]]  # state id -> (block, group, bit)
     decode: dict[tuple[int, int], tuple[tuple[str, ...], ...]]  # (block, group) -> ids by mask
     ids: tuple[str, ...]  # state ids by number
+    readers: dict[str, Reader]  # home id -> where its player's figures are
+    where: dict[str, tuple[int, int]]  # state id -> (block * 7 + group, bit)
+    numbers: dict[str, int]  # state id -> its number
 
 
 def rule_set_key(rules: RuleSet) -> tuple:
@@ -118,6 +143,7 @@ def _compiled(board: Board, key: tuple, rules: RuleSet) -> Compiled:
     control.solve(on_model=lambda model: shown.extend(model.symbols(shown=True)))
     tables: dict[str, list[Symbol]] = {name: [] for name in TABLES}
     scalars: dict[str, Symbol] = {"union_region": Number(0)}
+    layout: dict[str, list[tuple[int, ...]]] = defaultdict(list)
     readable_only = False
     for symbol in shown:
         if symbol.name in tables:
@@ -126,6 +152,8 @@ def _compiled(board: Board, key: tuple, rules: RuleSet) -> Compiled:
             readable_only = True
         elif symbol.name == "union_region":
             scalars["union_region"] = Number(1)
+        elif symbol.name in ("slots", "field_at", "siege_field"):
+            layout[symbol.name].append(tuple(argument.number for argument in symbol.arguments))
         else:
             scalars[symbol.name] = symbol.arguments[0]
     ids = state_ids(board)
@@ -155,7 +183,32 @@ def _compiled(board: Board, key: tuple, rules: RuleSet) -> Compiled:
         slots=slots,
         decode=decode,
         ids=ids,
+        readers=_readers(ids, layout, decode),
+        where={state: (block * 7 + group, bit) for state, (block, group, bit) in slots.items()},
+        numbers={state: n for n, state in enumerate(ids)},
     )
+
+
+def _readers(
+    ids: tuple[str, ...],
+    layout: dict[str, list[tuple[int, ...]]],
+    decode: dict[tuple[int, int], tuple[tuple[str, ...], ...]],
+) -> dict[str, Reader]:
+    """Each home's Reader, from compile.lp's slots/2, field_at/5, siege_field/4."""
+    fields: dict[int, dict[int, Field]] = defaultdict(dict)
+    for home, index, level, shift, width in layout["field_at"]:
+        fields[home][index] = (level, shift, (1 << width) - 1)
+    sieges: dict[int, list[tuple[tuple[tuple[str, ...], ...], Field]]] = defaultdict(list)
+    for home, block, group, index in sorted(layout["siege_field"]):
+        sieges[home].append((decode[block, group], fields[home][index]))
+    return {
+        ids[home]: Reader(
+            levels=levels,
+            figures=tuple(fields[home][index] for index in range(1, len(FIGURES) + 1)),
+            sieges=tuple(sieges[home]),
+        )
+        for home, levels in layout["slots"]
+    }
 
 
 def _quiet(code: clingo.MessageCode, message: str) -> None:
@@ -163,14 +216,102 @@ def _quiet(code: clingo.MessageCode, message: str) -> None:
         raise SolverError("clingo: " + message.strip())
 
 
-class _Context:
-    """Answers the @-calls of rules/batch/tables.lp, the positions' owns/12,
-    and @listed for the states of tied cores (rules/batch/region.lp)."""
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A position to score, as batch reads it from a line: the players'
+    names, homes and states as listed (the home may appear), and each
+    player's states, home included, as masks (block * 7 + group)."""
 
-    def __init__(self, board: Compiled, owns: list[Symbol], games: Sequence[Game]) -> None:
+    names: tuple[str, ...]
+    homes: tuple[str, ...]
+    states: tuple[tuple[str, ...], ...]
+    masks: tuple[list[int], ...]
+
+
+def read_position(value: object, board: Compiled) -> Position | None:
+    """The position of a JSON line on ``board``, checked with the board's
+    tables as :func:`evlogic.games.quick_game` checks it (no Game, no Player:
+    ids go straight into masks); None whenever anything is unusual, so that
+    the careful path finds and words the error.  Keys other than
+    ``players`` are the caller's (board, rules, expect)."""
+    if not isinstance(value, dict) or not _LINE_KEYS.issuperset(value):
+        return None
+    listed = value.get("players")
+    if not isinstance(listed, list) or not listed:
+        return None
+    where = board.where
+    size = board.blocks * 7
+    names: list[str] = []
+    homes: list[str] = []
+    owner: dict[str, str] = {}
+    for entry in listed:
+        if not isinstance(entry, dict) or not _PLAYER_KEYS.issuperset(entry):
+            return None
+        name, home = entry.get("name"), entry.get("home")
+        if not isinstance(name, str) or not name.strip() or name in names:
+            return None
+        if not name.isascii() and not is_unicode(name):
+            return None
+        if not isinstance(home, str) or home not in where or home in owner:
+            return None
+        names.append(name)
+        homes.append(home)
+        owner[home] = name
+    states: list[tuple[str, ...]] = []
+    masks: list[list[int]] = []
+    for entry, name, home in zip(listed, names, homes, strict=True):
+        won = entry.get("states", [])
+        if not isinstance(won, list):
+            return None
+        mask = [0] * size
+        index, bit = where[home]
+        mask[index] = bit
+        for state in won:
+            if not isinstance(state, str) or state not in where:
+                return None
+            if state != home and state in owner:  # another's home or state, or listed twice
+                return None
+            owner[state] = name
+            index, bit = where[state]
+            mask[index] |= bit
+        if len(set(won)) != len(won):
+            return None
+        states.append(tuple(won))
+        masks.append(mask)
+    return Position(tuple(names), tuple(homes), tuple(states), tuple(masks))
+
+
+_LINE_KEYS = frozenset({"board", "players", "rules", "expect"})
+_PLAYER_KEYS = frozenset({"name", "home", "states"})
+
+
+def position_of(game: Game, board: Compiled) -> Position:
+    """A validated game as a Position (for lines the careful path read)."""
+    size = board.blocks * 7
+    masks = []
+    for player in game.players:
+        mask = [0] * size
+        for state in (player.home, *player.states):
+            index, bit = board.where[state]
+            mask[index] |= bit
+        masks.append(mask)
+    return Position(
+        tuple(player.name for player in game.players),
+        tuple(player.home for player in game.players),
+        tuple(player.states for player in game.players),
+        tuple(masks),
+    )
+
+
+class _Context:
+    """Answers the @-calls of rules/batch/tables.lp, the positions' owns/12
+    and taken/10, and @listed for the states of tied cores
+    (rules/batch/region.lp)."""
+
+    def __init__(self, board: Compiled, packed: Packed, positions: Sequence[Position]) -> None:
         self._board = board
-        self._owns = owns
-        self._games = games
+        self._packed = packed
+        self._positions = positions
 
     def __getattr__(self, name: str):  # one method per table and scalar
         board = self.__dict__["_board"]
@@ -183,85 +324,107 @@ class _Context:
         raise AttributeError(name)
 
     def owns(self) -> list[Symbol]:
-        return self._owns
+        return self._packed.owns
+
+    def taken(self) -> list[Symbol]:
+        return self._packed.taken
 
     def listed(self, position: Symbol, player: Symbol, state: Symbol) -> Symbol:
         """State S's place in player P's list of position G (1 for the
         first; facts.listing numbers the readable rules' listed/4 alike)."""
-        states = self._games[position.number].players[player.number].states
-        return _number(states.index(self._board.ids[state.number]) + 1)
+        states = self._positions[position.number].states[player.number]
+        return Number(states.index(self._board.ids[state.number]) + 1)
 
 
-@lru_cache(maxsize=1 << 16)
-def _number(value: int) -> Symbol:
-    return Number(value)
+@dataclass(frozen=True)
+class Packed:
+    """A chunk's positions as input atoms, and where their figures come back:
+    each position's cost level, and each of its players' first level."""
+
+    owns: list[Symbol]  # owns(G, P, L, H, K, M0..M6) arguments
+    taken: list[Symbol]  # taken(G, L, K, T0..T6) arguments
+    levels: list[tuple[int, list[int]]]
 
 
-def pack(board: Compiled, games: Sequence[Game]) -> list[Symbol]:
-    """owns(G, P, N, H, K, M0..M6) arguments for every player and block."""
-    rows: list[Symbol] = []
-    number = state_numbers_cached(board)
-    blocks = board.blocks
-    for index, game in enumerate(games):
-        count = len(game.players)
-        for p, player in enumerate(game.players):
-            masks = [[0] * 7 for _ in range(blocks)]
-            for state in (player.home, *player.states):
-                block, group, bit = board.slots[state]
-                masks[block][group] |= bit
-            home = number[player.home]
-            for block in range(blocks):
-                rows.append(
-                    Tuple_(
-                        [
-                            _number(index),
-                            _number(p),
-                            _number(count),
-                            _number(home),
-                            _number(block),
-                            *map(_number, masks[block]),
-                        ]
-                    )
-                )
-    return rows
+def pack(board: Compiled, positions: Sequence[Position]) -> Packed:
+    """The input atoms of every player (its masks, a block at a time) and
+    position (all players' masks or-ed), and the cost levels of positions
+    and players (compile.lp's slots/2)."""
+    owns: list[Symbol] = []
+    taken: list[Symbol] = []
+    levels: list[tuple[int, list[int]]] = []
+    readers, numbers = board.readers, board.numbers
+    groups = [(block, block * 7, block * 7 + 7) for block in range(board.blocks)]
+    level = 0
+    for index, position in enumerate(positions):
+        here, level = level, level + 1
+        firsts = []
+        masks = position.masks
+        for p, (home, mask) in enumerate(zip(position.homes, masks, strict=True)):
+            firsts.append(level)
+            head = [index, p, level, numbers[home]]
+            level += readers[home].levels
+            for block, start, stop in groups:
+                owns.append(_tuple([*head, block, *mask[start:stop]]))
+        everyone = [reduce(or_, column) for column in zip(*masks, strict=True)]
+        for block, start, stop in groups:
+            taken.append(_tuple([index, here, block, *everyone[start:stop]]))
+        levels.append((here, firsts))
+    return Packed(owns, taken, levels)
 
 
-def state_numbers_cached(board: Compiled) -> dict[str, int]:
-    return {state: n for n, state in enumerate(board.ids)}
-
-
-def ground_chunk(board: Compiled, owns: list[Symbol], games: Sequence[Game]) -> clingo.Control:
-    """The batch encoding grounded for the positions ``owns`` of ``games``
-    (see :func:`pack`; the games answer the listing order of tied cores)."""
-    control = clingo.Control(["--models=1"], logger=_quiet)
+def ground_chunk(board: Compiled, packed: Packed, positions: Sequence[Position]) -> clingo.Control:
+    """The batch encoding grounded for ``positions``, packed by :func:`pack`
+    (the positions answer the listing order of tied cores)."""
+    control = clingo.Control(SOLVE_OPTIONS, logger=_quiet)
     for name in BATCH_RULES:
         control.load(str(rules_dir() / name))
-    context = _Context(board, owns, games)
-    control.ground([("base", [])], context=context)
-    _grow(control, context, "step", "grow", "grew")
+    context = _Context(board, packed, positions)
+    several = board.blocks > 1  # the parts for boards of several blocks
+    control.ground([("base", []), *([("blocks", [])] if several else [])], context=context)
+    _grow(control, context, "blocks_step" if several else "one_block_step")
     if board.scalars["union_region"].number:
         control.ground([("union_base", [])], context=context)
-        _grow(control, context, "union_step", "union_grow", "union_grew")
+        _grow(control, context, None, "union_step", "union_grow", "union_grew")
     control.ground([("finish", [])], context=context)
     return control
 
 
-def solve_text(control: clingo.Control) -> str:
-    """The one model's shown atoms, as one string (read a string at a time:
-    clingo's Python API costs about a microsecond a call)."""
+@dataclass(frozen=True)
+class Answer:
+    """The one model: its cost vector, and its shown atoms (core/4 and
+    joined/4, for players with a core) as one string."""
+
+    cost: list[int]
+    shown: str
+
+
+def solve(control: clingo.Control) -> Answer:
+    """Solve the grounded chunk (every atom is a fact: no search) and read
+    the model at once (clingo's Python API costs about a microsecond a call:
+    the shown atoms are read as one string)."""
     with control.solve(yield_=True) as handle:
         for model in handle:
-            return str(Tuple_(model.symbols(shown=True)))
+            return Answer(model.cost, str(Tuple_(model.symbols(shown=True))))
     raise SolverError("the batch encoding has no answer set")
 
 
-def _grow(control: clingo.Control, context: object, step: str, grow: str, grew: str) -> None:
+def _grow(
+    control: clingo.Control,
+    context: object,
+    joins: str | None,
+    step: str = "step",
+    grow: str = "grow",
+    grew: str = "grew",
+) -> None:
     """Ground the parts of rules/batch/region.lp step by step: ``step(s)``
-    finds the states joining at step s, ``grow(s)`` adds them, while some
-    region grew."""
+    (with ``joins(s)``, the rules that find the states joining, which
+    depend on the board's number of blocks) finds the states joining at
+    step s, ``grow(s)`` adds them, while some region grew."""
     s = 1
     while True:
-        control.ground([(step, [Number(s)])], context=context)
+        parts = [(step, [Number(s)])] + ([(joins, [Number(s)])] if joins else [])
+        control.ground(parts, context=context)
         if not _is_fact(control, grew, s):
             return
         control.ground([(grow, [Number(s)])], context=context)
@@ -277,69 +440,157 @@ def score_games(board: Board, rules: RuleSet, games: Sequence[Game]) -> list[dic
     """The ``score --format json`` report of every game (all on ``board``,
     scored by ``rules``, for which :func:`applies`)."""
     table = compiled(board, rules)
-    return decode(table, games, solve_text(ground_chunk(table, pack(table, games), games)))
+    positions = [position_of(game, table) for game in games]
+    return score_positions(table, positions, board.name, rules.name)
 
 
-def decode(board: Compiled, games: Sequence[Game], text: str) -> list[dict]:
-    """Reports from the shown atoms (see rules/batch/output.lp)."""
-    atoms: dict[int, dict[str, list[tuple[int, ...]]]] = defaultdict(lambda: defaultdict(list))
-    for name, arguments in _FLAT_ATOM.findall(text):
-        values = tuple(map(int, arguments.split(",")))
-        atoms[values[0]][name].append(values[1:])
-    return [_report(board, game, atoms[index]) for index, game in enumerate(games)]
+def score_positions(
+    board: Compiled, positions: Sequence[Position], board_name: str, rules_name: str
+) -> list[dict]:
+    """The reports of ``positions`` (see :func:`read_position`)."""
+    packed = pack(board, positions)
+    answer = solve(ground_chunk(board, packed, positions))
+    return decode(board, positions, packed, answer, board_name, rules_name)
 
 
-def _report(board: Compiled, game: Game, atoms: dict[str, list[tuple[int, ...]]]) -> dict:
-    ids = board.ids
-    scores = {figures[0]: figures[1:] for figures in atoms["score"]}
-    cores = {p: (a, b) for p, a, b in atoms["core"]}
-    joined: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for p, state, layer in atoms["joined"]:
-        joined[p].append((layer, state))
-    sieges: dict[int, list[str]] = defaultdict(list)
-    for p, block, *masks in sorted(atoms["siege"]):
-        for group, mask in enumerate(masks):
-            sieges[p].extend(board.decode[block, group][mask])
-    if len(scores) != len(game.players) or len(atoms["states_won"]) != 1:
+def decode(
+    board: Compiled,
+    positions: Sequence[Position],
+    packed: Packed,
+    answer: Answer,
+    board_name: str,
+    rules_name: str,
+) -> list[dict]:
+    """Reports from the cost vector and the shown atoms (see
+    rules/batch/output.lp), through compile.lp's tables."""
+    cores: dict[tuple[int, int], tuple[int, ...]] = {}
+    joined: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
+    for name, arguments in _FLAT_ATOM.findall(answer.shown):
+        g, p, *rest = map(int, arguments.split(","))
+        if name == "core":
+            cores[g, p] = tuple(rest)
+        else:
+            state, layer = rest
+            joined[g, p].append((layer, state))
+    if len(answer.cost) != _levels(board, positions, packed):
         raise SolverError("the batch encoding broke its output")
-    winners = {p for (p,) in atoms["winner"]}
+    head = {"board": board_name, "rules": rules_name}
+    return [
+        _report(board, head, position, answer.cost, index, levels, cores, joined)
+        for index, (position, levels) in enumerate(zip(positions, packed.levels, strict=True))
+    ]
+
+
+def _levels(board: Compiled, positions: Sequence[Position], packed: Packed) -> int:
+    """How many cost levels the chunk's positions and players have."""
+    if not positions:
+        return 0
+    return packed.levels[-1][1][-1] + board.readers[positions[-1].homes[-1]].levels
+
+
+def _report(
+    board: Compiled,
+    head: dict,
+    position: Position,
+    cost: list[int],
+    index: int,
+    levels: tuple[int, list[int]],
+    cores: dict[tuple[int, int], tuple[int, ...]],
+    joined: dict[tuple[int, int], list[tuple[int, int]]],
+) -> dict:
+    ids = board.ids
+    here, firsts = levels
     players = []
-    for p, player in enumerate(game.players):
-        face, bonus, penalty, net, total = scores[p]
-        if p in cores:
-            a, b = cores[p]
-            core = [player.home, ids[a], ids[b]]
-            chosen = {a, b}
+    winners = []
+    for p, (name, home, states, first) in enumerate(
+        zip(position.names, position.homes, position.states, firsts, strict=True)
+    ):
+        reader = board.readers[home]
+        winner, total, face, penalty, bonus, net = [
+            (cost[first + level] >> shift) & mask for level, shift, mask in reader.figures
+        ]
+        siege: list[str] = []
+        for table, (level, shift, mask) in reader.sieges:
+            siege.extend(table[(cost[first + level] >> shift) & mask])
+        core: list[str] = []
+        region: list[str] = []
+        if (index, p) in cores:
+            a, b = cores[index, p]
+            core = [home, ids[a], ids[b]]
             later = sorted(
                 entry
-                for entry in joined[p]
-                if entry[1] not in chosen and ids[entry[1]] != player.home
+                for entry in joined[index, p]
+                if entry[1] not in (a, b) and ids[entry[1]] != home
             )
             region = core + [ids[state] for _, state in later]
-        else:
-            core, region = [], []
         players.append(
             {
-                "name": player.name,
-                "home": player.home,
-                "states": sorted({player.home, *player.states}),
+                "name": name,
+                "home": home,
+                "states": sorted({home, *states}),
                 "face_ev": face,
                 "core": core,
                 "region": region,
                 "region_bonus": bonus,
-                "siege": sieges[p],
+                "siege": siege,
                 "siege_penalty": penalty,
                 "net_bonus": net,
                 "total": total,
             }
         )
-    (states_won,) = atoms["states_won"][0]
+        if winner:
+            winners.append(name)
     return {
-        "board": game.board.name,
-        "rules": game.rules.name,
-        "final": bool(atoms["final"]),
-        "states_won": states_won,
+        **head,
+        "final": bool(cost[here] & 1),
+        "states_won": cost[here] >> 1,
         "game_end": board.game_end,
         "players": players,
-        "winners": [player.name for p, player in enumerate(game.players) if p in winners],
+        "winners": winners,
     }
+
+
+# --- input atoms: tuples of numbers ------------------------------------------
+
+
+def _tuple_symbol(values: list[int]) -> Symbol:
+    """A tuple of numbers as a clingo symbol."""
+    return Tuple_([_number(value) for value in values])
+
+
+@lru_cache(maxsize=1 << 16)
+def _number(value: int) -> Symbol:
+    return Number(value)
+
+
+def _fast_tuple_symbol() -> Callable[[list[int]], Symbol] | None:
+    """:func:`_tuple_symbol` through clingo's C API, with one argument buffer
+    and the numbers' handles in a list (Tuple_ costs about 6 us for 12
+    numbers, this about 2 us); None when this clingo does not expose what
+    it needs (then Tuple_ is used)."""
+    try:
+        from clingo._internal import _ffi, _lib
+
+        create = _lib.clingo_symbol_create_function
+        buffer = _ffi.new("clingo_symbol_t[32]")
+        out = _ffi.new("clingo_symbol_t*")
+        handles: list[int] = [Number(value)._rep for value in range(1024)]
+    except (ImportError, AttributeError):
+        return None
+
+    def fast(values: list[int]) -> Symbol:
+        size = len(values)
+        if size > 32 or min(values) < 0:
+            return _tuple_symbol(values)
+        top = max(values)
+        if top >= len(handles):
+            handles.extend(Number(value)._rep for value in range(len(handles), 2 * top + 1))
+        buffer[0:size] = [handles[value] for value in values]
+        if not create(b"", buffer, size, True, out):
+            return _tuple_symbol(values)
+        return Symbol(out[0])
+
+    return fast
+
+
+_tuple = _fast_tuple_symbol() or _tuple_symbol

@@ -8,6 +8,7 @@ players, unclaimed states.
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 import json
@@ -198,3 +199,41 @@ def test_a_rule_set_whose_figures_could_pass_32_bits_is_scored_by_the_readable_r
     assert compiled.applies(usa, huge)
     assert compiled.applies(usa, large)
     assert compiled.applies(usa, load_rule_set("standard"))
+
+
+# --- the input path: lines read straight into masks ---------------------------
+
+_ids = st.sampled_from(["AL", "GA", "FL", "TN", "ZZ", "", 3, None])
+_players = st.lists(
+    st.fixed_dictionaries(
+        {"name": st.sampled_from(["A", "B", " ", "é", 7]), "home": _ids},
+        optional={"states": st.one_of(st.lists(_ids, max_size=5), st.just("AL")), "x": st.just(1)},
+    ),
+    max_size=3,
+)
+
+
+@functools.cache
+def _usa_standard():
+    return load_board(bundled_boards()["usa"]), load_rule_set("standard")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.fixed_dictionaries({"players": _players}), _players, st.none()))
+def test_read_position_accepts_exactly_what_quick_game_accepts(value):
+    from evlogic.games import quick_game
+
+    usa, standard = _usa_standard()
+    board = compiled.compiled(usa, standard)
+    position = compiled.read_position(value, board)
+    game = quick_game(value, usa, "in.jsonl", standard)
+    assert (position is None) == (game is None)
+    if game is not None:
+        assert position == compiled.position_of(game, board)
+
+
+def test_input_tuples_are_the_symbols_tuple_gives():
+    from clingo import Number, Tuple_
+
+    for values in ([0, 1, 5000, 3, 0, 255, 17, 0, 0, 0, 0, 1], [70000, 2], [0] * 20):
+        assert compiled._tuple(values) == Tuple_([Number(value) for value in values])
