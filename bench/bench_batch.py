@@ -37,11 +37,11 @@ sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 
 from timing import median_seconds, print_rows  # noqa: E402
 
-from evlogic import compiled  # noqa: E402
-from evlogic.batch import BatchOptions, _json_line, _position, _resolve, chunks  # noqa: E402
-from evlogic.boards import load_board  # noqa: E402
+from evlogic.asp import compiled  # noqa: E402
+from evlogic.batch.runner import BatchOptions, _json_line, _position, _resolve, chunks  # noqa: E402
+from evlogic.batch.sample import sample_games  # noqa: E402
+from evlogic.loading.boards import load_board  # noqa: E402
 from evlogic.resources import bundled_boards  # noqa: E402
-from evlogic.sample import sample_games  # noqa: E402
 from plain_scorer import score_position  # noqa: E402
 
 EVLOGIC = [sys.executable, "-m", "evlogic"]

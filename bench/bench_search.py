@@ -20,11 +20,11 @@ import statistics
 
 from timing import print_rows
 
-from evlogic.boards import load_board
-from evlogic.check import check
-from evlogic.diff import diff
+from evlogic.loading.boards import load_board
+from evlogic.loading.rulesets import bundled_rule_sets, load_rule_set
+from evlogic.reports.check import check
+from evlogic.reports.diff import diff
 from evlogic.resources import bundled_boards, bundled_properties
-from evlogic.rulesets import bundled_rule_sets, load_rule_set
 
 
 def owned(game: dict | None) -> str:

@@ -45,10 +45,9 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from timing import median_seconds  # noqa: E402
 
-from evlogic.engine import score_game  # noqa: E402
-from evlogic.facts import Positions, board_program  # noqa: E402
-from evlogic.games import load_game_text  # noqa: E402
-from evlogic.solver import (  # noqa: E402
+from evlogic.asp.engine import score_game  # noqa: E402
+from evlogic.asp.facts import Positions, board_program  # noqa: E402
+from evlogic.asp.solver import (  # noqa: E402
     POSITION_INPUT,
     SCORING_RULES,
     SCORING_RULES_ONE_SHOT,
@@ -56,6 +55,7 @@ from evlogic.solver import (  # noqa: E402
     rule_paths,
     solve,
 )
+from evlogic.loading.games import load_game_text  # noqa: E402
 
 FOUR = {
     "board": "usa",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from evlogic.boards import Board, State
-from evlogic.games import Game, Player
+from evlogic.loading.boards import Board, State
+from evlogic.loading.games import Game, Player
 
 HEX_DIRECTIONS = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)]
 

@@ -35,9 +35,9 @@ sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 
 from timing import print_rows  # noqa: E402
 
-from evlogic.boards import load_board  # noqa: E402
+from evlogic.batch.sample import sample_games  # noqa: E402
+from evlogic.loading.boards import load_board  # noqa: E402
 from evlogic.resources import bundled_boards  # noqa: E402
-from evlogic.sample import sample_games  # noqa: E402
 from plain_scorer import score_position  # noqa: E402
 
 #: Bad-line kinds in turn; "memory" and "slow" only every RARE-th bad line.

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from evlogic.boards import Board, State, load_board
-from evlogic.diagram import draw_diagram
-from evlogic.engine import score_file, score_game
+from evlogic.asp.engine import score_file, score_game
+from evlogic.drawing.diagram import draw_diagram
 from evlogic.errors import InputError
-from evlogic.explain import Explanation, explain_game
-from evlogic.games import Game, Player, load_game
-from evlogic.report import PlayerScore, ScoreReport
-from evlogic.rulesets import RuleSet, load_rule_set
+from evlogic.loading.boards import Board, State, load_board
+from evlogic.loading.games import Game, Player, load_game
+from evlogic.loading.rulesets import RuleSet, load_rule_set
+from evlogic.reports.explain import Explanation, explain_game
+from evlogic.reports.report import PlayerScore, ScoreReport
 
 __all__ = [
     "Board",

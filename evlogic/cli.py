@@ -14,11 +14,11 @@ from contextlib import suppress
 from typing import NoReturn
 
 from evlogic import __version__
+from evlogic.asp.solver import SolverError
 from evlogic.commands import COMMANDS
 from evlogic.commands.options import say
 from evlogic.errors import InputError, escaped, shortened
 from evlogic.limits import OutOfTime, busy, call_before, leave, limit_memory
-from evlogic.solver import SolverError
 
 DESCRIPTION = """\
 Score positions of the electoral-vote board game with answer-set rules.

@@ -12,9 +12,9 @@ import itertools
 import yaml
 from hypothesis import strategies as st
 
-from evlogic.boards import board_from_field
-from evlogic.games import Game, game_from_fields
-from evlogic.yamlfile import yaml_document
+from evlogic.loading.boards import board_from_field
+from evlogic.loading.games import Game, game_from_fields
+from evlogic.loading.yamlfile import yaml_document
 
 # Ids that stress ordering and escaping: case, digits, spaces, quotes,
 # ASP punctuation and non-ASCII letters.

@@ -16,12 +16,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO
-from evlogic.batch import BatchOptions, _json_line, run_batch
-from evlogic.boards import load_board
-from evlogic.engine import score_game
-from evlogic.games import load_game
+from evlogic.asp.engine import score_game
+from evlogic.batch.runner import BatchOptions, _json_line, run_batch
+from evlogic.batch.sample import sample_games
+from evlogic.loading.boards import load_board
+from evlogic.loading.games import load_game
 from evlogic.resources import bundled_boards
-from evlogic.sample import sample_games
 from strategies import positions
 
 
@@ -304,7 +304,7 @@ def report(line: int, players: list[tuple[str, str, int, int, int]], winners: li
 
 @pytest.mark.parametrize("chunk_size", [1, 2, 10_000])
 def test_stats_by_hand(cli, tmp_path, monkeypatch, chunk_size):
-    monkeypatch.setattr("evlogic.stats.CHUNK_SIZE", chunk_size)  # games per grounding
+    monkeypatch.setattr("evlogic.batch.stats.CHUNK_SIZE", chunk_size)  # games per grounding
     reports = tmp_path / "out.jsonl"
     reports.write_text(
         "\n".join(

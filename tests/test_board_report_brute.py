@@ -18,13 +18,13 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evlogic.boardreport import board_report
-from evlogic.boards import board_from_field
-from evlogic.facts import board_program, state_ids
-from evlogic.report import atoms_by_position
-from evlogic.rulesets import load_rule_set
-from evlogic.solver import solve
-from evlogic.yamlfile import yaml_document
+from evlogic.asp.facts import board_program, state_ids
+from evlogic.asp.solver import solve
+from evlogic.loading.boards import board_from_field
+from evlogic.loading.rulesets import load_rule_set
+from evlogic.loading.yamlfile import yaml_document
+from evlogic.reports.boardreport import board_report
+from evlogic.reports.report import atoms_by_position
 from strategies import boards
 
 small_boards = boards().filter(lambda board: len(board["states"]) <= 8)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import yaml
 
-from evlogic.engine import score_game
-from evlogic.games import load_game
-from evlogic.rulesets import load_rule_set
+from evlogic.asp.engine import score_game
+from evlogic.loading.games import load_game
+from evlogic.loading.rulesets import load_rule_set
 
 
 def test_a_false_property_gives_a_smallest_counterexample_that_rescores(
@@ -141,16 +141,16 @@ def test_the_counterexample_printed_does_not_depend_on_how_the_time_fell(
     """Time slices change which solves finish first, and so what the solver
     learnt and tries next (here played by random seeds); the answer is still
     the first smallest counterexample in the fixed order of rules/canonical.lp."""
-    import evlogic.search
-    from evlogic.boards import load_board
-    from evlogic.check import check
+    import evlogic.asp.search
+    from evlogic.loading.boards import load_board
+    from evlogic.reports.check import check
 
     (tmp_path / "bonus.lp").write_text("violation :- net_bonus(0, P, B), B > 0.\n")
     board = load_board(search_board)
     found = []
     for seed in (1, 2, 3, 4):
         options = ("--configuration=jumpy", f"--seed={seed}", "--rand-freq=0.5")
-        monkeypatch.setattr(evlogic.search, "SOLVER_OPTIONS", options)
+        monkeypatch.setattr(evlogic.asp.search, "SOLVER_OPTIONS", options)
         result = check(
             "bonus.lp", board, "board.yaml", load_rule_set("standard"), "standard", players=3
         )

@@ -20,13 +20,13 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evlogic import compiled
-from evlogic.batch import BatchOptions, _json_line, run_batch
-from evlogic.boards import load_board
-from evlogic.engine import score_game
-from evlogic.games import load_game
+from evlogic.asp import compiled
+from evlogic.asp.engine import score_game
+from evlogic.batch.runner import BatchOptions, _json_line, run_batch
+from evlogic.loading.boards import load_board
+from evlogic.loading.games import load_game
+from evlogic.loading.rulesets import load_rule_set
 from evlogic.resources import bundled_boards
-from evlogic.rulesets import load_rule_set
 
 ID_ALPHABET = "abcAB z019'\"().%:-_éß北"
 HEX = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)]
@@ -166,7 +166,7 @@ def test_batch_lines_equal_the_readable_reports(several, rules):
 def test_every_bundled_rule_set_on_the_usa_board_agrees():
     usa_path = bundled_boards()["usa"]
     usa = load_board(usa_path)
-    from evlogic.sample import sample_games
+    from evlogic.batch.sample import sample_games
 
     for name in ["standard", "flat-tiers", "gentle-siege", "open-region", "union-cores"]:
         rules = load_rule_set(name)
@@ -181,7 +181,7 @@ def test_every_bundled_rule_set_on_the_usa_board_agrees():
 
 
 def load_game_from_line(line: str, board, rules):
-    from evlogic.games import quick_game
+    from evlogic.loading.games import quick_game
 
     game = quick_game(json.loads(line), board, "in.jsonl", rules)
     assert game is not None
@@ -221,7 +221,7 @@ def _usa_standard():
 @settings(max_examples=300, deadline=None)
 @given(st.one_of(st.fixed_dictionaries({"players": _players}), _players, st.none()))
 def test_read_position_accepts_exactly_what_quick_game_accepts(value):
-    from evlogic.games import quick_game
+    from evlogic.loading.games import quick_game
 
     usa, standard = _usa_standard()
     board = compiled.compiled(usa, standard)

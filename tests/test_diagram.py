@@ -11,12 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO, RULEBOOK, board_dict
-from evlogic.boards import load_board
-from evlogic.diagram import render_svg
-from evlogic.explain import ROLES, explain_game
-from evlogic.gallery import render_gallery
-from evlogic.games import load_game
-from evlogic.layout import board_layout, compute_layout, distance
+from evlogic.drawing.diagram import render_svg
+from evlogic.drawing.gallery import render_gallery
+from evlogic.drawing.layout import board_layout, compute_layout, distance
+from evlogic.loading.boards import load_board
+from evlogic.loading.games import load_game
+from evlogic.reports.explain import ROLES, explain_game
 from strategies import as_game, positions
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -191,7 +191,7 @@ def test_gallery_diagram_2_tells_the_rulebook_story(cli, tmp_path):
 
 
 def test_gallery_is_up_to_date():
-    """Regenerate with: python -m evlogic.gallery"""
+    """Regenerate with: python -m evlogic.drawing.gallery"""
     checked_in = {
         p.name: p.read_text(encoding="utf-8") for p in (REPO / "docs/gallery").glob("*.svg")
     }
@@ -205,12 +205,12 @@ def test_the_gallery_parses_its_arguments_like_every_command(tmp_path, monkeypat
 
     monkeypatch.chdir(tmp_path)
     done = subprocess.run(
-        [sys.executable, "-m", "evlogic.gallery", "--help"], capture_output=True, text=True
+        [sys.executable, "-m", "evlogic.drawing.gallery", "--help"], capture_output=True, text=True
     )
     assert done.returncode == 0 and "FOLDER" in done.stdout
     assert not (tmp_path / "--help").exists()
     wrong = subprocess.run(
-        [sys.executable, "-m", "evlogic.gallery", "--bogus"], capture_output=True, text=True
+        [sys.executable, "-m", "evlogic.drawing.gallery", "--bogus"], capture_output=True, text=True
     )
     assert wrong.returncode == 2 and not (tmp_path / "--bogus").exists()
 

@@ -7,9 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import RULEBOOK
-from evlogic.engine import score_game
-from evlogic.explain import explain_game
-from evlogic.games import Game, Player, load_game
+from evlogic.asp.engine import score_game
+from evlogic.loading.games import Game, Player, load_game
+from evlogic.reports.explain import explain_game
 from plain_scorer import score_position
 from strategies import as_game, positions
 
@@ -196,7 +196,7 @@ def test_what_if_gains_are_real_rescoring(position, data):
 
 def test_explain_text_names_the_core_siege_and_best_move():
     game = load_game(RULEBOOK / "full-example.yaml")
-    from evlogic.render import explanation_to_text
+    from evlogic.reports.render import explanation_to_text
 
     text = explanation_to_text(explain_game(game, "You"))
     assert "Core: KY + IN + WV" in text

@@ -11,17 +11,17 @@ from hypothesis import HealthCheck, given, settings
 from test_differential import game_under, rule_variants
 
 from conftest import RULEBOOK
-from evlogic import engine
-from evlogic.engine import ONE_SHOT_STATES, score_game, scoring_rules
-from evlogic.facts import Positions, board_program
-from evlogic.games import Game, Player, load_game
-from evlogic.solver import (
+from evlogic.asp import engine
+from evlogic.asp.engine import ONE_SHOT_STATES, score_game, scoring_rules
+from evlogic.asp.facts import Positions, board_program
+from evlogic.asp.solver import (
     POSITION_INPUT,
     SCORING_RULES,
     SCORING_RULES_ONE_SHOT,
     rule_paths,
     solve,
 )
+from evlogic.loading.games import Game, Player, load_game
 from strategies import as_game, big_positions, positions
 
 

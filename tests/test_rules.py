@@ -15,10 +15,10 @@ from clintest.test import And, Assert
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evlogic.facts import Positions, board_program, game_program
+from evlogic.asp.facts import Positions, board_program, game_program
+from evlogic.asp.solver import POSITION_INPUT, rule_paths, solve
+from evlogic.loading.rulesets import load_rule_set
 from evlogic.resources import rules_dir
-from evlogic.rulesets import load_rule_set
-from evlogic.solver import POSITION_INPUT, rule_paths, solve
 from strategies import as_game, positions
 
 # H is home and touches A, B, C; A-B and B-C touch (two triangles with H);
@@ -128,7 +128,7 @@ def position_atoms(program: str, paths: list[str], context: object = None) -> se
 def test_position_input_gives_the_facts_that_program_text_gives(position, copies):
     """Positions handed over as codes (P * Base + S) reach the rules as the
     same home/3, owned/3 and listed/4 as the facts of
-    evlogic.facts.game_program; listed/4 numbers each player's states in the
+    evlogic.asp.facts.game_program; listed/4 numbers each player's states in the
     order the game lists them (the home, won at setup, is not listed)."""
     game = as_game(*position)
     games = [game] * copies  # several positions of one board, each its own index
@@ -416,7 +416,7 @@ def test_cores_reach_nothing_without_a_core():
 
 # --- region_order.lp, region_layers.lp -------------------------------------
 # region_order.lp's layers are grounded one program part at a time, so these
-# tests go through evlogic.solver.solve, which drives the layer(k) parts;
+# tests go through evlogic.asp.solver.solve, which drives the layer(k) parts;
 # region_layers.lp grounds the same layers in one call.
 
 LAYER_FILES = pytest.mark.parametrize("layers", ["region_order.lp", "region_layers.lp"])

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import RULEBOOK
 from evlogic.errors import InputError
-from evlogic.rulesets import bundled_rule_sets, load_rule_set
+from evlogic.loading.rulesets import bundled_rule_sets, load_rule_set
 
 
 def test_bundled_rule_sets_and_what_they_change():

@@ -16,12 +16,12 @@ from test_search_soundness import owned_count
 from test_search_soundness import positions as every_position
 
 from conftest import SEARCH_EDGES, board_dict
-from evlogic.boards import load_board
-from evlogic.diff import diff
-from evlogic.facts import board_program, game_program, state_ids
-from evlogic.rulesets import load_rule_set
-from evlogic.search import search_rules
-from evlogic.solver import rule_paths, solve
+from evlogic.asp.facts import board_program, game_program, state_ids
+from evlogic.asp.search import search_rules
+from evlogic.asp.solver import rule_paths, solve
+from evlogic.loading.boards import load_board
+from evlogic.loading.rulesets import load_rule_set
+from evlogic.reports.diff import diff
 from plain_scorer import Rules, score_position
 from strategies import big_positions, positions
 

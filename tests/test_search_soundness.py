@@ -15,13 +15,13 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import evlogic.search
+import evlogic.asp.search
 from conftest import SEARCH_EDGES, board_dict
-from evlogic.boards import load_board
-from evlogic.check import check
-from evlogic.cone import reads_player0_only
+from evlogic.asp.cone import reads_player0_only
 from evlogic.errors import InputError
-from evlogic.rulesets import load_rule_set
+from evlogic.loading.boards import load_board
+from evlogic.loading.rulesets import load_rule_set
+from evlogic.reports.check import check
 from plain_scorer import Rules, score_position
 
 # A property in ASP, and the same in Python over plain_scorer's figures of
@@ -168,7 +168,7 @@ def test_the_reduced_search_answers_as_the_full_one(tmp_path, monkeypatch, name)
     (tmp_path / "prop.lp").write_text(text)
     assert reads_player0_only([tmp_path / "prop.lp"])
     reduced = run_check(tmp_path, board, text, 3)
-    monkeypatch.setattr(evlogic.search, "reads_player0_only", lambda _programs: False)
+    monkeypatch.setattr(evlogic.asp.search, "reads_player0_only", lambda _programs: False)
     full = run_check(tmp_path, board, text, 3)
     assert (reduced.result, reduced.counterexample) == (full.result, full.counterexample)
 
@@ -182,7 +182,7 @@ def test_own_monotone_broken_by_shrinking_tiers_matches_brute_force(tmp_path):
     )
     rules = Rules(tiers={3: 40, 4: 5})
     board = board_dict(SEARCH_EDGES, ev={"C": 5, "D": 3})
-    text = Path(evlogic.search.rules_dir() / "properties" / "own-monotone.lp").read_text()
+    text = Path(evlogic.asp.search.rules_dir() / "properties" / "own-monotone.lp").read_text()
 
     def breaks(position: list[dict]) -> bool:
         before = score_position(board["states"], position, 100, rules)["players"][0]["total"]

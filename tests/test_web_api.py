@@ -12,11 +12,11 @@ import yaml
 from starlette.testclient import TestClient
 
 from conftest import RULEBOOK, run_subprocess
-from evlogic.diagram import render_svg
-from evlogic.engine import score_game
-from evlogic.explain import explain_game
-from evlogic.games import load_game
-from evlogic.rulesets import load_rule_set
+from evlogic.asp.engine import score_game
+from evlogic.drawing.diagram import render_svg
+from evlogic.loading.games import load_game
+from evlogic.loading.rulesets import load_rule_set
+from evlogic.reports.explain import explain_game
 from evlogic.web.app import MAX_BODY, create_app
 from evlogic.web.service import Catalog
 

@@ -11,9 +11,8 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
-from evlogic.batch import CHUNK_SIZE, MEMORY_LIMIT_MB
-from evlogic.batch import TIMEOUT as BATCH_TIMEOUT
-from evlogic.boards import load_board, resolve_board
+from evlogic.batch.runner import CHUNK_SIZE, MEMORY_LIMIT_MB
+from evlogic.batch.runner import TIMEOUT as BATCH_TIMEOUT
 from evlogic.commands.options import (
     MAX_CHUNK_SIZE,
     MAX_JOBS,
@@ -22,10 +21,11 @@ from evlogic.commands.options import (
     whole,
 )
 from evlogic.errors import InputError
-from evlogic.jsonlines import open_input
 from evlogic.limits import megabytes, seconds
-from evlogic.rulesets import load_rule_set, resolve_rule_set
-from evlogic.yamlfile import Field
+from evlogic.loading.boards import load_board, resolve_board
+from evlogic.loading.jsonlines import open_input
+from evlogic.loading.rulesets import load_rule_set, resolve_rule_set
+from evlogic.loading.yamlfile import Field
 
 HELP = """\
 Score many games, one per line of JSON Lines input, each in the game-file
@@ -108,7 +108,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.batch import BatchOptions, Limits, Terminated, run_batch, terminate_raises
+    from evlogic.batch.runner import BatchOptions, Limits, Terminated, run_batch, terminate_raises
 
     _refuse_overwriting_input(args.input, args.output)
     limits = Limits(memory_mb=args.memory_limit, timeout=args.timeout)

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from evlogic.commands.options import add_board_argument, add_format_option, board_argument
-from evlogic.render import json_text
+from evlogic.reports.render import json_text
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -23,7 +23,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.render import board_to_text
+    from evlogic.reports.render import board_to_text
     from evlogic.web.service import board_document
 
     board = board_argument(args.board, "BOARD")

@@ -13,8 +13,8 @@ from evlogic.commands.options import (
     board_argument,
     rules_override,
 )
-from evlogic.render import json_text
-from evlogic.rulesets import load_rule_set
+from evlogic.loading.rulesets import load_rule_set
+from evlogic.reports.render import json_text
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -38,8 +38,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.boardreport import board_report
-    from evlogic.render import board_report_to_text
+    from evlogic.reports.boardreport import board_report
+    from evlogic.reports.render import board_report_to_text
 
     board = board_argument(args.board, "BOARD")
     report = board_report(board, rules_override(args) or load_rule_set("standard"), args.rules)

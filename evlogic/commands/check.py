@@ -13,9 +13,9 @@ from evlogic.commands.options import (
     rules_override,
     whole,
 )
-from evlogic.render import json_text
+from evlogic.loading.rulesets import load_rule_set
+from evlogic.reports.render import json_text
 from evlogic.resources import bundled_properties
-from evlogic.rulesets import load_rule_set
 
 HELP = """\
 Search all positions on a board (all homes, all ownerships, unclaimed
@@ -61,8 +61,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.check import check
-    from evlogic.render import check_to_text
+    from evlogic.reports.check import check
+    from evlogic.reports.render import check_to_text
 
     board = board_argument(args.board)
     rules = rules_override(args) or load_rule_set("standard")

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from evlogic.asp.engine import score_game
 from evlogic.commands.options import (
     add_limit_options,
     add_rules_option,
@@ -13,7 +14,6 @@ from evlogic.commands.options import (
     read_game,
     rules_override,
 )
-from evlogic.engine import score_game
 from evlogic.errors import InputError
 
 HELP = """\
@@ -80,9 +80,9 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.diagram import render_svg, svg_to_png
-    from evlogic.explain import explain_game
-    from evlogic.table_diagram import PLAYER_STYLES, render_table_svg
+    from evlogic.drawing.diagram import render_svg, svg_to_png
+    from evlogic.drawing.table_diagram import PLAYER_STYLES, render_table_svg
+    from evlogic.reports.explain import explain_game
 
     if args.all == (args.player is not None):
         raise InputError("diagram", "give --player NAME (one player's region) or --all")

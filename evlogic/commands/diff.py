@@ -8,8 +8,8 @@ from pathlib import Path
 
 from evlogic.commands.options import add_format_option, add_search_options, board_argument
 from evlogic.errors import InputError
-from evlogic.render import json_text
-from evlogic.rulesets import load_rule_set
+from evlogic.loading.rulesets import load_rule_set
+from evlogic.reports.render import json_text
 
 HELP = """\
 Find the smallest position (fewest owned states) where rule sets A and B
@@ -44,8 +44,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.diff import diff
-    from evlogic.render import diff_to_text
+    from evlogic.reports.diff import diff
+    from evlogic.reports.render import diff_to_text
 
     if len(args.rules) != 2:
         raise InputError("--rules", f"give exactly two rule sets, not {len(args.rules)}")

@@ -38,8 +38,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.explain import explain_game
-    from evlogic.render import explanation_to_json, explanation_to_text
+    from evlogic.reports.explain import explain_game
+    from evlogic.reports.render import explanation_to_json, explanation_to_text
 
     explanation = explain_game(read_game(args.game, rules_override(args)), args.player)
     if args.format == "json":

@@ -9,13 +9,13 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TextIO
 
-from evlogic.boards import Board, load_board, resolve_board
 from evlogic.errors import InputError, quote
-from evlogic.games import Game, load_game, load_game_text
 from evlogic.limits import add_memory_option, add_time_option, seconds
+from evlogic.loading.boards import Board, load_board, resolve_board
+from evlogic.loading.games import Game, load_game, load_game_text
+from evlogic.loading.rulesets import RuleSet, bundled_rule_sets, load_rule_set
+from evlogic.loading.yamlfile import Field, read_stream, utf8_text
 from evlogic.resources import default_game
-from evlogic.rulesets import RuleSet, bundled_rule_sets, load_rule_set
-from evlogic.yamlfile import Field, read_stream, utf8_text
 
 #: The most lines batch grounds together (--chunk-size).
 MAX_CHUNK_SIZE = 100_000

@@ -9,11 +9,11 @@ import sys
 from contextlib import ExitStack
 from pathlib import Path
 
-from evlogic.boards import resolve_board
 from evlogic.commands.options import MAX_PLAYERS, board_argument, open_output, say, whole
 from evlogic.errors import InputError, quote
+from evlogic.loading.boards import resolve_board
+from evlogic.loading.yamlfile import Field
 from evlogic.resources import bundled_boards
-from evlogic.yamlfile import Field
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -42,7 +42,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.sample import sample_games
+    from evlogic.batch.sample import sample_games
 
     board = board_argument(args.board)
     if not 1 <= args.players <= board.game_end:

@@ -23,8 +23,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from evlogic.loading.yamlfile import closest
     from evlogic.schemas import schema_names, schema_path
-    from evlogic.yamlfile import closest
 
     names = schema_names()
     if args.name is None:

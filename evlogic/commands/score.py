@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from evlogic.asp.engine import score_game
 from evlogic.commands.options import (
     add_format_option,
     add_limit_options,
@@ -12,8 +13,7 @@ from evlogic.commands.options import (
     read_game,
     rules_override,
 )
-from evlogic.engine import score_game
-from evlogic.render import to_json, to_text
+from evlogic.reports.render import to_json, to_text
 
 HELP = """\
 Score a game file: each player's breakdown and the winner.

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from evlogic.commands.options import add_format_option, add_limit_options
-from evlogic.jsonlines import open_input
+from evlogic.loading.jsonlines import open_input
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -24,8 +24,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.render import stats_to_json, stats_to_text
-    from evlogic.stats import batch_stats
+    from evlogic.batch.stats import batch_stats
+    from evlogic.reports.render import stats_to_json, stats_to_text
 
     with open_input(args.reports) as lines:
         stats = batch_stats(lines, "<stdin>" if args.reports == "-" else args.reports)

@@ -12,7 +12,7 @@ from evlogic.commands.options import (
     rules_override,
     say,
 )
-from evlogic.render import json_text
+from evlogic.reports.render import json_text
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -39,8 +39,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.render import verify_to_text
-    from evlogic.verify import default_paths, verify_paths
+    from evlogic.reports.render import verify_to_text
+    from evlogic.reports.verify import default_paths, verify_paths
 
     results = verify_paths(args.paths or default_paths(), rules_override(args))
     if args.format == "json":

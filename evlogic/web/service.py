@@ -22,19 +22,19 @@ from pathlib import Path
 
 import yaml
 
-from evlogic.boards import Board, board_from_field, load_board, resolve_board
+from evlogic.drawing.layout import board_layout
 from evlogic.errors import InputError, quote
-from evlogic.games import Game, Player, game_from_fields, load_game
-from evlogic.layout import board_layout
-from evlogic.resources import bundled_boards
-from evlogic.rulesets import (
+from evlogic.loading.boards import Board, board_from_field, load_board, resolve_board
+from evlogic.loading.games import Game, Player, game_from_fields, load_game
+from evlogic.loading.rulesets import (
     PARAMETERS,
     RuleSet,
     bundled_rule_sets,
     load_rule_set,
     rule_set_from_parameters,
 )
-from evlogic.yamlfile import Field, closest, yaml_document
+from evlogic.loading.yamlfile import Field, closest, yaml_document
+from evlogic.resources import bundled_boards
 
 #: Where request errors say they come from.
 SOURCE = "request"
@@ -206,7 +206,7 @@ def player_name(fields: dict[str, Field], game: Game) -> str:
 
 
 def score(catalog: Catalog, top: Field) -> dict:
-    from evlogic.engine import score_game
+    from evlogic.asp.engine import score_game
 
     game, _ = catalog.game(top, [])
     return score_game(game).to_dict()
@@ -215,9 +215,9 @@ def score(catalog: Catalog, top: Field) -> dict:
 def warm(catalog: Catalog) -> None:
     """Ready a worker before its first request: score a one-state position
     on the page's start board, which parses the rules' syntax trees and the
-    board's facts (cached, see evlogic.solver) and runs clingo once (the
+    board's facts (cached, see evlogic.asp.solver) and runs clingo once (the
     first request of a cold worker took about 100 ms, the next ones 15)."""
-    from evlogic.engine import score_game
+    from evlogic.asp.engine import score_game
 
     board = catalog.boards[catalog.start["board"]]
     rules = catalog.rule_sets[catalog.start["rules"]]
@@ -225,15 +225,15 @@ def warm(catalog: Catalog) -> None:
 
 
 def explain(catalog: Catalog, top: Field) -> dict:
-    from evlogic.explain import explain_game
+    from evlogic.reports.explain import explain_game
 
     game, fields = catalog.game(top, ["player"])
     return explain_game(game, player_name(fields, game)).to_dict()
 
 
 def diagram(catalog: Catalog, top: Field) -> str:
-    from evlogic.diagram import render_svg
-    from evlogic.explain import explain_game
+    from evlogic.drawing.diagram import render_svg
+    from evlogic.reports.explain import explain_game
 
     game, fields = catalog.game(top, ["player", "focus"])
     focus = fields["focus"].flag() if "focus" in fields else False

@@ -48,7 +48,7 @@ def _work(connection: Connection) -> None:
     # Ctrl-C at a terminal reaches the whole process group; the server stops
     # its workers itself, so they must not print a KeyboardInterrupt each.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    from evlogic import diagram, engine, explain  # noqa: F401  (loaded before the first request)
+    from evlogic.drawing import diagram  # noqa: F401  (loaded before the first request)
     from evlogic.errors import InputError
     from evlogic.web import service
 

@@ -29,13 +29,13 @@ from operator import or_
 import clingo
 from clingo import Number, Symbol, Tuple_
 
-from evlogic.boards import Board
-from evlogic.facts import board_program, state_ids
-from evlogic.games import Game
+from evlogic.asp.facts import board_program, state_ids
+from evlogic.asp.solver import SolverError
+from evlogic.loading.boards import Board
+from evlogic.loading.games import Game
+from evlogic.loading.rulesets import RuleSet
+from evlogic.loading.yamlfile import is_unicode
 from evlogic.resources import rules_dir
-from evlogic.rulesets import RuleSet
-from evlogic.solver import SolverError
-from evlogic.yamlfile import is_unicode
 
 #: The readable rules compile.lp reads (face values, triangles, game end,
 #: 32-bit bounds), then compile.lp itself.
@@ -230,7 +230,7 @@ class Position:
 
 def read_position(value: object, board: Compiled) -> Position | None:
     """The position of a JSON line on ``board``, checked with the board's
-    tables as :func:`evlogic.games.quick_game` checks it (no Game, no Player:
+    tables as :func:`evlogic.loading.games.quick_game` checks it (no Game, no Player:
     ids go straight into masks); None whenever anything is unusual, so that
     the careful path finds and words the error.  Keys other than
     ``players`` are the caller's (board, rules, expect)."""

@@ -37,13 +37,13 @@ from pathlib import Path
 
 import clingo
 
-from evlogic.boards import Board
-from evlogic.cone import BETWEEN_PLAYERS, reads_player0_only
+from evlogic.asp.cone import BETWEEN_PLAYERS, reads_player0_only
+from evlogic.asp.facts import board_program, state_ids
+from evlogic.asp.solver import ground, read_user_programs, rule_paths, user_files
 from evlogic.errors import InputError
-from evlogic.facts import board_program, state_ids
 from evlogic.limits import OutOfTime, call_before
+from evlogic.loading.boards import Board
 from evlogic.resources import display_path, rules_dir
-from evlogic.solver import ground, read_user_programs, rule_paths, user_files
 
 #: Scoring without materialised numbers: no totals, no region sizes, no
 #: chosen core (the bonus reads tier thresholds, rules/cores.lp).

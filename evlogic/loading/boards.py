@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evlogic.errors import quote
+from evlogic.loading.yamlfile import Field, closest, read_yaml
 from evlogic.resources import bundled_boards
-from evlogic.yamlfile import Field, closest, read_yaml
 
 #: clingo integers are 32-bit.  Capping the board's EV keeps every sum the
 #: rules form (face values times any sane multiplier, plus bonuses) exact.

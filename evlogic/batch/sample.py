@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from evlogic.boards import Board
+from evlogic.loading.boards import Board
 
 
 def sample_games(

@@ -3,7 +3,7 @@
 Both rule sets score the same chosen position side by side in one grounding
 (``rules/diff/position.lp``: rule set 0 scores position 0, rule set 1 its
 copy, position 1); ``rules/diff/total.lp`` and ``winner.lp`` say what
-counts as disagreeing.  The search (``evlogic.search``) is the one of
+counts as disagreeing.  The search (``evlogic.asp.search``) is the one of
 ``evlogic check``: a smallest witness, or the proof that the rule sets agree
 on every position of the board.
 """
@@ -14,12 +14,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from evlogic.boards import Board
+from evlogic.asp.search import position_game, search
 from evlogic.errors import InputError
-from evlogic.games import check_game_end
+from evlogic.loading.boards import Board
+from evlogic.loading.games import check_game_end
+from evlogic.loading.rulesets import RuleSet
 from evlogic.resources import rules_dir
-from evlogic.rulesets import RuleSet
-from evlogic.search import position_game, search
 
 OUTCOME = {"counterexample": "differs", "holds": "equivalent", "unknown": "unknown"}
 

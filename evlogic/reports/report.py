@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 from clingo import Symbol, Tuple_
 
+from evlogic.asp.facts import state_ids
+from evlogic.asp.solver import SolverError
 from evlogic.errors import InputError, quote
-from evlogic.facts import state_ids
-from evlogic.games import Game
+from evlogic.loading.games import Game
 from evlogic.resources import display_path
-from evlogic.solver import SolverError
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from evlogic.errors import InputError
 from evlogic.resources import display_path, rules_dir
 
 #: The scoring program, one concern per file (see each file's header).  The
-#: numbers it reads come from a rule set (evlogic.rulesets) as facts.
+#: numbers it reads come from a rule set (evlogic.loading.rulesets) as facts.
 SCORING_RULES: tuple[str, ...] = (
     "position.lp",
     "face.lp",
@@ -38,12 +38,12 @@ SCORING_RULES: tuple[str, ...] = (
 
 #: The scoring program with every region layer ground in the one base call
 #: (rules/region_layers.lp for rules/region_order.lp): faster where regions
-#: are small, quadratic in a region's size (see evlogic.engine).
+#: are small, quadratic in a region's size (see evlogic.asp.engine).
 SCORING_RULES_ONE_SHOT: tuple[str, ...] = tuple(
     "region_layers.lp" if name == "region_order.lp" else name for name in SCORING_RULES
 )
 
-#: How positions reach the scoring program as symbols (evlogic.facts.Positions).
+#: How positions reach the scoring program as symbols (evlogic.asp.facts.Positions).
 POSITION_INPUT: tuple[str, ...] = ("position_input.lp",)
 
 #: Scoring plus the witnesses behind `evlogic explain` and `evlogic diagram`.
@@ -77,7 +77,7 @@ def ground(
     statements: Sequence[clingo.ast.AST] = (),
 ) -> clingo.Control:
     """A control with ``rules`` and ``facts`` (program text of facts over
-    numbers, see evlogic.facts) grounded, multi-shot layers included (see
+    numbers, see evlogic.asp.facts) grounded, multi-shot layers included (see
     rules/region_order.lp).
 
     Any clingo message about a file a user wrote (any of ``rules`` outside
@@ -182,7 +182,7 @@ def _parsed(path: Path) -> tuple[clingo.ast.AST, ...]:
 @lru_cache(maxsize=16)
 def parsed_facts(facts: str) -> tuple[clingo.ast.AST, ...]:
     """Facts that stay the same from call to call (a board's, see
-    evlogic.facts.board_program) as syntax trees for :func:`ground`'s
+    evlogic.asp.facts.board_program) as syntax trees for :func:`ground`'s
     ``statements``, parsed once: adding the trees of the usa board costs
     half of parsing its text."""
     statements: list[clingo.ast.AST] = []

@@ -15,8 +15,8 @@ from functools import cache
 from pathlib import Path
 
 from evlogic.errors import InputError, quote
+from evlogic.loading.yamlfile import Field, closest, read_yaml
 from evlogic.resources import display_path, rules_dir
-from evlogic.yamlfile import Field, closest, read_yaml
 
 #: Parameters a rule set may set, and what each must be.
 PARAMETERS = (

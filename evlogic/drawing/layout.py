@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from evlogic.boards import Board
+from evlogic.loading.boards import Board
 
 Cell = tuple[int, int]
 DIRECTIONS: tuple[Cell, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))

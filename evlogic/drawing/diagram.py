@@ -1,7 +1,7 @@
 """Region diagrams: an SVG hex map of one player's position.
 
-Roles and links come from ``rules/roles.lp`` (via :mod:`evlogic.explain`);
-this module only places tiles (:mod:`evlogic.layout`) and draws them.
+Roles and links come from ``rules/roles.lp`` (via :mod:`evlogic.reports.explain`);
+this module only places tiles (:mod:`evlogic.drawing.layout`) and draws them.
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import math
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 
-from evlogic.boards import Board
-from evlogic.explain import ROLES, Explanation, explain_game
-from evlogic.games import Game
-from evlogic.layout import board_layout, distance
+from evlogic.drawing.layout import board_layout, distance
+from evlogic.loading.boards import Board
+from evlogic.loading.games import Game
+from evlogic.reports.explain import ROLES, Explanation, explain_game
 
 RADIUS = 30.0
 MARGIN = 24.0

@@ -1,6 +1,6 @@
 """The rulebook gallery: the diagrams evlogic draws for the rulebook's scenarios.
 
-Regenerate with ``python -m evlogic.gallery`` (writes ``docs/gallery/``);
+Regenerate with ``python -m evlogic.drawing.gallery`` (writes ``docs/gallery/``);
 a test fails when a checked-in diagram differs from what this produces.
 """
 
@@ -10,9 +10,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from evlogic.diagram import render_svg
-from evlogic.explain import explain_game
-from evlogic.games import load_game
+from evlogic.drawing.diagram import render_svg
+from evlogic.loading.games import load_game
+from evlogic.reports.explain import explain_game
 from evlogic.resources import examples_dir
 
 PLAYER = "You"
@@ -35,7 +35,7 @@ def render_gallery() -> dict[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m evlogic.gallery",
+        prog="python -m evlogic.drawing.gallery",
         description="Draw the rulebook's scenarios (examples/rulebook/*.yaml) as the "
         "rulebook crops them, one SVG per scenario, into FOLDER.",
     )
@@ -50,7 +50,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        print(f"evlogic.gallery: error: {out}: cannot create: {error.strerror}", file=sys.stderr)
+        print(
+            f"evlogic.drawing.gallery: error: {out}: cannot create: {error.strerror}",
+            file=sys.stderr,
+        )
         return 2
     for name, svg in render_gallery().items():
         (out / name).write_text(svg, encoding="utf-8")

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import os
 
-from evlogic.facts import Positions, board_program
-from evlogic.games import Game, load_game
-from evlogic.report import ScoreReport, atoms_by_position, decode
-from evlogic.rulesets import RuleSet, load_rule_set
-from evlogic.solver import (
+from evlogic.asp.facts import Positions, board_program
+from evlogic.asp.solver import (
     POSITION_INPUT,
     SCORING_RULES,
     SCORING_RULES_ONE_SHOT,
@@ -16,6 +13,9 @@ from evlogic.solver import (
     rule_paths,
     solve,
 )
+from evlogic.loading.games import Game, load_game
+from evlogic.loading.rulesets import RuleSet, load_rule_set
+from evlogic.reports.report import ScoreReport, atoms_by_position, decode
 
 #: Positions in which no player owns more states than this (home included)
 #: are scored with every region layer ground in one call

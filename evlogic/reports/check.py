@@ -2,7 +2,7 @@
 
 A property is an ASP file that derives ``violation`` from the scoring
 outputs of position 0 (``rules/properties/``; users may pass their own).
-``evlogic.search`` searches every position for one: a smallest
+``evlogic.asp.search`` searches every position for one: a smallest
 counterexample, or the proof that there is none.  The time limit may end the
 search first: "unknown", or the smallest counterexample found so far.
 """
@@ -12,14 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from evlogic.boards import Board
+from evlogic.asp.search import guard_programs, position_game, search, violation_applies
+from evlogic.asp.solver import read_user_programs
 from evlogic.errors import InputError
-from evlogic.games import check_game_end
+from evlogic.loading.boards import Board
+from evlogic.loading.games import check_game_end
+from evlogic.loading.rulesets import RuleSet
+from evlogic.loading.yamlfile import closest
 from evlogic.resources import bundled_properties, display_path, rules_dir
-from evlogic.rulesets import RuleSet
-from evlogic.search import guard_programs, position_game, search, violation_applies
-from evlogic.solver import read_user_programs
-from evlogic.yamlfile import closest
 
 
 @dataclass(frozen=True)

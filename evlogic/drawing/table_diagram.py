@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from evlogic.boards import Board
-from evlogic.diagram import (
+from evlogic.drawing.diagram import (
     MARGIN,
     RADIUS,
     _background,
@@ -23,8 +22,9 @@ from evlogic.diagram import (
     _svg_root,
     _tile_text,
 )
-from evlogic.layout import board_layout
-from evlogic.report import ScoreReport
+from evlogic.drawing.layout import board_layout
+from evlogic.loading.boards import Board
+from evlogic.reports.report import ScoreReport
 
 #: fill, text ink, pattern: one per player, in player order (the web page's too).
 PLAYER_STYLES: tuple[tuple[str, str, str | None], ...] = (

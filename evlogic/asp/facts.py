@@ -20,8 +20,8 @@ from functools import lru_cache
 
 from clingo import Number, Symbol
 
-from evlogic.boards import Board
-from evlogic.games import Game, Player
+from evlogic.loading.boards import Board
+from evlogic.loading.games import Game, Player
 
 
 @lru_cache(maxsize=16)

@@ -8,17 +8,17 @@ from typing import TYPE_CHECKING
 import yaml
 
 from evlogic.errors import escaped
-from evlogic.report import PlayerScore, ScoreReport
+from evlogic.reports.report import PlayerScore, ScoreReport
 
 if TYPE_CHECKING:  # only for annotations: keeps `evlogic score` start-up lean
-    from evlogic.boardreport import BoardReport
-    from evlogic.boards import Board
-    from evlogic.check import CheckResult
-    from evlogic.diff import DiffResult
-    from evlogic.explain import Explanation
-    from evlogic.rulesets import RuleSet
-    from evlogic.stats import BatchStats
-    from evlogic.verify import ScenarioResult
+    from evlogic.batch.stats import BatchStats
+    from evlogic.loading.boards import Board
+    from evlogic.loading.rulesets import RuleSet
+    from evlogic.reports.boardreport import BoardReport
+    from evlogic.reports.check import CheckResult
+    from evlogic.reports.diff import DiffResult
+    from evlogic.reports.explain import Explanation
+    from evlogic.reports.verify import ScenarioResult
 
 
 def json_text(document: object) -> str:
@@ -283,9 +283,9 @@ def check_to_text(result: CheckResult) -> str:
 
 def diff_to_text(result: DiffResult, first: RuleSet, second: RuleSet, board: Board) -> str:
     """Each witness as a game file, then its score under both rule sets."""
-    from evlogic.engine import score_game
-    from evlogic.games import game_from_fields
-    from evlogic.yamlfile import Field
+    from evlogic.asp.engine import score_game
+    from evlogic.loading.games import game_from_fields
+    from evlogic.loading.yamlfile import Field
 
     a, b = result.rules
     lines = [f"{a} vs {b} on {result.board} with {players_text(result.players)}"]

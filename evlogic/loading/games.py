@@ -12,11 +12,11 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evlogic.boards import Board, load_board, resolve_board
 from evlogic.errors import InputError, quote
+from evlogic.loading.boards import Board, load_board, resolve_board
+from evlogic.loading.rulesets import RuleSet, load_rule_set, rule_set_from_field
+from evlogic.loading.yamlfile import Field, is_unicode, read_yaml, yaml_document
 from evlogic.resources import display_path
-from evlogic.rulesets import RuleSet, load_rule_set, rule_set_from_field
-from evlogic.yamlfile import Field, is_unicode, read_yaml, yaml_document
 
 #: Keys of a game file: required, then optional.
 GAME_KEYS = (["board", "players"], ["rules", "expect"])

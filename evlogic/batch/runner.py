@@ -35,19 +35,19 @@ from typing import Any, Protocol, TextIO
 
 import clingo
 
-from evlogic import compiled
-from evlogic.boards import Board, load_board, resolve_board
+from evlogic.asp import compiled
+from evlogic.asp.facts import Positions, board_program
+from evlogic.asp.solver import POSITION_INPUT, rule_paths, solve
+from evlogic.batch.workers import Lost, Workers, WorkersFailed
 from evlogic.errors import InputError
-from evlogic.facts import Positions, board_program
-from evlogic.games import Game, check_game_end, game_from_fields, quick_game
-from evlogic.jsonlines import Line, numbered, utf8_line
 from evlogic.limits import DEFAULT_MEMORY_MB, limit_memory
-from evlogic.report import atoms_by_position, decode
+from evlogic.loading.boards import Board, load_board, resolve_board
+from evlogic.loading.games import Game, check_game_end, game_from_fields, quick_game
+from evlogic.loading.jsonlines import Line, numbered, utf8_line
+from evlogic.loading.rulesets import RuleSet, load_rule_set, rule_set_from_field
+from evlogic.loading.yamlfile import Field, is_unicode
+from evlogic.reports.report import atoms_by_position, decode
 from evlogic.resources import maps_dir, rules_dir
-from evlogic.rulesets import RuleSet, load_rule_set, rule_set_from_field
-from evlogic.solver import POSITION_INPUT, rule_paths, solve
-from evlogic.workers import Lost, Workers, WorkersFailed
-from evlogic.yamlfile import Field, is_unicode
 
 #: Lines per chunk: big enough that grounding overhead vanishes, small
 #: enough that memory stays flat (a 51-state chunk grounds in ~0.2 s).

@@ -11,13 +11,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from evlogic.engine import score_game
+from evlogic.asp.engine import score_game
 from evlogic.errors import InputError, quote
-from evlogic.games import GAME_KEYS, game_from_document
-from evlogic.report import PlayerScore, ScoreReport
+from evlogic.loading.games import GAME_KEYS, game_from_document
+from evlogic.loading.rulesets import RuleSet
+from evlogic.loading.yamlfile import Field, closest, read_yaml
+from evlogic.reports.report import PlayerScore, ScoreReport
 from evlogic.resources import examples_dir
-from evlogic.rulesets import RuleSet
-from evlogic.yamlfile import Field, closest, read_yaml
 
 NUMBER_FIELDS = ("total", "face_ev", "region_bonus", "siege_penalty", "net_bonus", "region_size")
 LIST_FIELDS = ("siege",)

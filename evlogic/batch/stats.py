@@ -14,10 +14,10 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
+from evlogic.asp.solver import rule_paths, solve
 from evlogic.errors import InputError, quote
-from evlogic.jsonlines import numbered, utf8_line
-from evlogic.solver import rule_paths, solve
-from evlogic.yamlfile import text_problem
+from evlogic.loading.jsonlines import numbered, utf8_line
+from evlogic.loading.yamlfile import text_problem
 
 #: Games per grounding of rules/bonus_decided.lp (memory stays flat).
 CHUNK_SIZE = 10_000

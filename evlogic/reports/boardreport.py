@@ -26,12 +26,12 @@ from dataclasses import asdict, dataclass
 
 import clingo
 
-from evlogic.boards import Board
+from evlogic.asp.facts import board_program, state_ids
+from evlogic.asp.solver import SolverError, rule_paths, solve
 from evlogic.errors import InputError
-from evlogic.facts import board_program, state_ids
-from evlogic.report import atoms_by_position
-from evlogic.rulesets import RuleSet
-from evlogic.solver import SolverError, rule_paths, solve
+from evlogic.loading.boards import Board
+from evlogic.loading.rulesets import RuleSet
+from evlogic.reports.report import atoms_by_position
 
 REACH_RULES = (
     "board_report/ways.lp",

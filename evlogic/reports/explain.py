@@ -14,18 +14,18 @@ from dataclasses import asdict, dataclass, field
 
 from clingo import Number, Symbol
 
-from evlogic.errors import InputError, quote
-from evlogic.facts import (
+from evlogic.asp.facts import (
     board_program,
     focus_program,
     game_program,
     state_ids,
     what_if_program,
 )
-from evlogic.games import Game
-from evlogic.report import PlayerScore, ScoreReport, atoms_by_position, decode
-from evlogic.solver import EXPLAIN_RULES, rule_paths, solve
-from evlogic.yamlfile import closest
+from evlogic.asp.solver import EXPLAIN_RULES, rule_paths, solve
+from evlogic.errors import InputError, quote
+from evlogic.loading.games import Game
+from evlogic.loading.yamlfile import closest
+from evlogic.reports.report import PlayerScore, ScoreReport, atoms_by_position, decode
 
 ROLES = ("home", "core", "region", "excluded", "siege", "opponent", "unclaimed")
 
