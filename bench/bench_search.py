@@ -6,7 +6,9 @@ The targets: each answer proved (a smallest witness, equivalence, or holds),
 never `unknown`, within its time.  Each case runs `--runs` times; the table
 gives the median seconds and every run's answer.  `--matrix` adds every
 bundled property and every bundled variant's diff against standard, players
-1-4, one run each at a 120 s limit (none may be unknown).
+1-4, one run each at a 120 s limit (none may be unknown; "UNKNOWN" in its
+last column marks any answer not proved, a witness not proved smallest
+included), each row also on standard error as it comes.
 
 Run:  python bench/bench_search.py [--runs N] [--matrix] [--timeout S]
 The machine is shared: the load average is printed with the table.
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import sys
 
 from timing import print_rows
 
@@ -101,9 +104,10 @@ def main() -> None:
     for case, name, run in cases:
         for players in (1, 2, 3, 4):
             answer, seconds, proved = run(usa, name, players, 120.0)
-            table.append(
-                (case, str(players), answer, f"{seconds:.1f}", "ok" if proved else "UNKNOWN")
-            )
+            row = (case, str(players), answer, f"{seconds:.1f}", "ok" if proved else "UNKNOWN")
+            table.append(row)
+            # each row as it comes (a run may not last the whole matrix)
+            print("  ".join(row), file=sys.stderr, flush=True)
     print_rows(
         f"every bundled property and variant, 120 s limit, load {os.getloadavg()[0]:.1f} at end",
         table,

@@ -17,11 +17,12 @@ from test_search_soundness import positions as every_position
 
 from conftest import SEARCH_EDGES, board_dict
 from evlogic.asp.facts import board_program, game_program, state_ids
-from evlogic.asp.search import search_rules
+from evlogic.asp.search import Floor, SearchOutcome, search, search_rules
 from evlogic.asp.solver import rule_paths, solve
 from evlogic.loading.boards import load_board
 from evlogic.loading.rulesets import load_rule_set
 from evlogic.reports.diff import diff
+from evlogic.resources import rules_dir
 from plain_scorer import Rules, score_position
 from strategies import big_positions, positions
 
@@ -145,3 +146,61 @@ def test_winner_diff_answers_as_brute_force(tmp_path: Path, variant: str, player
     ]
     assert owned_count(witness) == min(owned_count(p) for p in found)
     assert winners(witness, Rules()) != winners(witness, other)  # re-scored: a difference
+
+
+@pytest.mark.parametrize("players", [1, 2, 3])
+@pytest.mark.parametrize("variant", sorted(WINNER_VARIANTS))
+def test_winner_search_reading_the_total_searchs_floor_answers_as_brute_force(
+    tmp_path: Path, variant: str, players: int
+):
+    """diff's winner search reads what the total search proved (a Floor):
+    every winner witness is a total witness, so "no total witness" is
+    equivalence and "none below size L" a floor for the winner's smallest.
+    Run one after the other (in diff they race, and the floor may come
+    late or never), the winner search must still give the enumeration's
+    answer and smallest size, and the total search's answer must be the
+    enumeration's too."""
+    text, figures = WINNER_VARIANTS[variant]
+    board = board_dict(SEARCH_EDGES, ev={"C": 5, "D": 3}, swing={"E"})
+    (tmp_path / "board.yaml").write_text(yaml.safe_dump(board))
+    (tmp_path / "other.yaml").write_text(f"name: other\nextends: standard\n{text}")
+    loaded = load_board(tmp_path / "board.yaml")
+    facts = load_rule_set("standard").program(0) + load_rule_set(
+        str(tmp_path / "other.yaml")
+    ).program(1, default=False)
+    diff_rules = rules_dir() / "diff"
+
+    def run(kind: str, publish: Floor, within: Floor | None) -> SearchOutcome:
+        programs = [diff_rules / "position.lp", diff_rules / f"{kind}.lp"]
+        return search(loaded, facts, programs, players, None, 60, publish=publish, within=within)
+
+    proved = Floor()
+    total = run("total", proved, None)
+    assert total.result != "unknown"
+    assert proved.none == (total.result == "holds")
+    assert proved.size == (_owned(total.found) if total.result == "counterexample" else None)
+    winner = run("winner", Floor(), proved)
+
+    other = Rules(**figures)
+    scored = [
+        (
+            position,
+            score_position(board["states"], position, 100, Rules()),
+            score_position(board["states"], position, 100, other),
+        )
+        for position in every_position(sorted(board["states"]), players)
+    ]
+    totals = [p for p, a, b in scored if a["players"][0]["total"] != b["players"][0]["total"]]
+    winners = [p for p, a, b in scored if a["winners"] != b["winners"]]
+    assert (total.result == "holds") == (not totals)
+    if totals:
+        assert total.smallest and _owned(total.found) == min(owned_count(p) for p in totals)
+    if not winners:
+        assert winner.result == "holds"
+        return
+    assert winner.result == "counterexample" and winner.smallest
+    assert _owned(winner.found) == min(owned_count(p) for p in winners)
+
+
+def _owned(symbols) -> int:
+    return sum(symbol.name in ("home", "owned") for symbol in symbols)

@@ -12,19 +12,26 @@ How the search is engineered (see bench/bench_search.py):
 * No number is materialised: properties compare points (rules/compare.lp),
   winners come from rules/winners_by_points.lp and the bonus from tier
   thresholds (rules/cores.lp), so the grounding stays small.
-* One grounding, split by player 0's home: each part is a solve under the
-  assumption ``home(0, 0, H)``, which propagation turns into "only the cores
-  around H".  Clauses learnt in one part stay for the next.
+* One grounding and one solve over every home of player 0, in which the
+  solver decides player 0's home first (clasp's domain heuristic,
+  rules/search/home_first.lp): each home is a case of its own, as under an
+  assumption, without a solve's set-up per home (0.04 s each, measured),
+  and clauses learnt for one home stay for the next.  On own-monotone with
+  2 players this took about 30% less CPU than a solve per home.
 * Programs that read only player 0's figures (evlogic/cone.py) get
   rules/search/generate_player0.lp: the other players are merged, and no
   one but player 0 is scored in full.
-* In rounds of growing time slices (easy parts are settled first) each part
-  is asked for any counterexample while none is known, and once one is, for
-  the fewest owned states below the best so far (one optimising solve,
-  rules/search/smallest.lp).  A part is settled when it has none, or none
-  smaller: "none" in every part is the proof, else the best is a smallest
-  counterexample.  The one reported is the first of that size in the order
-  of rules/canonical.lp, the same every run.
+* The first solve asks for any counterexample: none is the proof.  Once
+  one is known, one optimising solve (rules/search/smallest.lp) asks for
+  fewer owned states, states tried as unclaimed first, until none is
+  smaller.  A search may be given a :class:`Floor`, what a search whose
+  counterexamples include all of its own proved (diff's total search, for
+  its winner search): then it asks bound by bound from that floor up, and
+  the first bound with a counterexample is the smallest size.
+* The counterexample reported is the first of that size in the order of
+  rules/canonical.lp, the same every run: homes in order, a solve each under
+  an assumption (one optimising solve over every home took 80 s against
+  0.9 s on diff's total search).
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from __future__ import annotations
 import math
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -59,16 +67,11 @@ SEARCH_RULES = (
     "generate.lp",
 )
 
-#: Conflicts the first round gives each part; every round gives four times
-#: more.  A slice counted in the solver's own work, not in seconds, costs the
-#: same on a busy machine: a slice of wall time there ends before the solver
-#: has done anything, and every home is asked again in the next round.
-QUICK_LOOK = 250
-
 #: clasp's "frumpy" configuration (conservative) proved the bounded per-home
 #: questions of a diff (no smaller witness) in half the time of "jumpy" and
-#: "tweety", and the unbounded ones of own-monotone as fast (bench/bench_search.py).
-SOLVER_OPTIONS = ("--configuration=frumpy",)
+#: "tweety", and the unbounded ones of own-monotone as fast (bench/bench_search.py);
+#: the domain heuristic reads rules/search/home_first.lp.
+SOLVER_OPTIONS = ("--configuration=frumpy", "--heuristic=Domain")
 
 #: Predicates only rules/totals.lp defines.  A program that reads them gets
 #: the scoring's materialised totals: correct, but a much larger grounding.
@@ -119,6 +122,7 @@ def search_rules(programs: list[Path]) -> list[Path]:
         names[names.index("cores.lp")] = "search/cores.lp"
     if reads_player0_only(programs):
         names[names.index("generate.lp")] = "search/generate_player0.lp"
+    names.append("search/home_first.lp")  # the order of decisions (SOLVER_OPTIONS)
     return [*rule_paths(names), *programs]
 
 
@@ -244,16 +248,16 @@ class SearchOutcome:
 
 
 @dataclass
-class _Part:
-    """The positions where player 0's home is ``home`` (a state number)."""
+class Floor:
+    """What one search proved, for a search running beside it whose
+    counterexamples are all counterexamples of the first (a diff's different
+    winner asks that player 0's total differ, which is the total search's
+    counterexample), on the same board, with the same players and bound.
+    The first search writes it, the other reads it while it runs (a plain
+    attribute, written once: no lock needed)."""
 
-    home: int
-    refuted: bool = False  # proved: no counterexample here
-    empty_upto: int = 0  # proved: no counterexample here with at most this many owned states
-
-    def settled(self, best: list[clingo.Symbol] | None) -> bool:
-        """Nothing left to ask: no counterexample here, or none smaller than ``best``."""
-        return self.refuted or (best is not None and self.empty_upto >= _owned_count(best) - 1)
+    none: bool = False  # proved: no counterexample at all
+    size: int | None = None  # proved: none with fewer owned states than this
 
 
 def search(
@@ -266,16 +270,22 @@ def search(
     started: float | None = None,
     applies: Applies | None = None,
     label: str = "search",
+    publish: Floor | None = None,
+    within: Floor | None = None,
 ) -> SearchOutcome:
     """Search every position with ``players`` players and at most
     ``max_states`` owned states for ``violation``, until ``timeout`` seconds
     after ``started`` (time.monotonic(); default now), grounding included.
     Progress goes to standard error when it is a terminal, named ``label``.
 
-    "holds" is said only when every part was refuted and some position
-    exists at all; no position is an InputError naming the programs, and so
-    is a property none of whose ``applies`` rules grounds (see
-    :func:`violation_applies`)."""
+    "holds" is said only when the solver refuted every position and some
+    position exists at all; no position is an InputError naming the
+    programs, and so is a property none of whose ``applies`` rules grounds
+    (see :func:`violation_applies`).  What this search proves is written to
+    ``publish``; ``within`` is what a search whose counterexamples include
+    all of this one's proved (see :class:`Floor`): its "none" is this
+    search's "holds", its smallest size a size below which this search has
+    none either."""
     if not 1 <= players <= len(board.states):
         raise InputError("--players", f"must be between 1 and {len(board.states)}")
     if not 0 < timeout < math.inf:
@@ -290,7 +300,16 @@ def search(
         return call_before(
             started + timeout,
             lambda: _search(
-                board, rule_facts, programs, players, max_states, timeout, progress, applies
+                board,
+                rule_facts,
+                programs,
+                players,
+                max_states,
+                timeout,
+                progress,
+                applies,
+                publish or Floor(),
+                within or Floor(),
             ),
         )
     except OutOfTime:  # clingo was busy past the deadline (grounding, preparing a solve)
@@ -308,27 +327,21 @@ class _Progress:
     started: float
     label: str
     best: list[clingo.Symbol] | None = None  # the smallest counterexample so far
+    phase: str = "grounding"
     shown: float = 0.0  # when the last line was shown
     live: bool = field(default_factory=lambda: sys.stderr.isatty())
 
     def elapsed(self) -> float:
         return time.monotonic() - self.started
 
-    def show(self, parts: list[_Part]) -> None:
+    def show(self) -> None:
         """At most one line a second, after the first second."""
         now = self.elapsed()
         if not self.live or now < 1.0 or now - self.shown < 1.0:
             return
         self.shown = now
-        settled = sum(part.settled(self.best) for part in parts)
-        if self.best is None:
-            phase = "looking for any counterexample"
-        else:
-            phase = f"looking for one with at most {_owned_count(self.best) - 1} owned states"
-        sys.stderr.write(
-            f"evlogic: {self.label}: {now:.0f} s: {phase}: {settled} homes of player 0 "
-            f"settled, {len(parts) - settled} left\n"
-        )
+        best = "" if self.best is None else f" (best: {_owned_count(self.best)} owned states)"
+        sys.stderr.write(f"evlogic: {self.label}: {now:.0f} s: {self.phase}{best}\n")
         sys.stderr.flush()
 
     def done(self) -> None:
@@ -344,6 +357,8 @@ def _search(
     timeout: float,
     progress: _Progress,
     applies: Applies | None,
+    publish: Floor,
+    within: Floor,
 ) -> SearchOutcome:
     """The search itself (see the module's docstring); records each better
     counterexample in ``progress``."""
@@ -370,14 +385,6 @@ def _search(
             "what they read never occurs (position 1 not defined? a figure this board "
             "never has?), so the property could never fail and a search would prove nothing",
         )
-    # Homes with the most neighbours first: the most cores and sieges, where
-    # counterexamples are likeliest (the order only changes what is found
-    # first; the answer printed is the canonical one).
-    ids = state_ids(board)
-    parts = sorted(
-        (_Part(home) for home in range(len(ids))),
-        key=lambda part: (-len(board.states[ids[part.home]].neighbors), part.home),
-    )
 
     def elapsed() -> float:
         return time.monotonic() - started
@@ -411,64 +418,153 @@ def _search(
 
     control.load(str(rules_dir() / "search" / "smallest.lp"))
     control.ground([("smallest", [])])
-    look = QUICK_LOOK
-    while time.monotonic() < deadline:
-        for part in parts:
-            if part.settled(progress.best) or time.monotonic() >= deadline:
-                continue
-            progress.show(parts)
-            if progress.best is None:
-                # Any counterexample at all: none in every part is the proof.
-                outcome, symbols = _solve(
-                    control, part.home, None if max_states is None else top, deadline, look
-                )
-                part.refuted = outcome == "unsat"
-                if symbols is not None:
-                    progress.best = symbols
-            else:
-                # Fewer owned states than the best so far, as few as the part has.
-                _smallest_in(control, part, progress, deadline, look)
-        if all(part.settled(progress.best) for part in parts):
-            break
-        look *= 4
-    else:
-        result = "unknown" if progress.best is None else "counterexample"
-        return SearchOutcome(result, progress.best, elapsed(), False)
-    if progress.best is None:
-        return proved_holds() or SearchOutcome("unknown", None, elapsed(), False)
+
+    # 1. Any counterexample at all: every home in one solve (the solver
+    # decides player 0's home first, rules/search/home_first.lp).
+    progress.phase = "looking for any counterexample"
+    found = _solve(control, None if max_states is None else top, deadline, progress, within)
+    if found == "unknown":
+        return SearchOutcome("unknown", None, elapsed(), False)
+    if found == "within":  # the including search has none, so this one has none
+        return SearchOutcome("holds", None, elapsed(), False)
+    if found == "none":
+        outcome = proved_holds()
+        if outcome is None:
+            return SearchOutcome("unknown", None, elapsed(), False)
+        publish.none = True
+        return outcome
+    assert not isinstance(found, str)
+    progress.best = found
+
+    # 2. As few owned states as there can be (unclaimed tried first from now on).
+    control.assign_external(clingo.Function("evlogic_few"), SMALL_FIRST)
+    if not _smallest(control, progress, deadline, players, within):
+        return SearchOutcome("counterexample", progress.best, elapsed(), False)
     size = _owned_count(progress.best)
-    canonical = _canonical(control, parts, size, deadline)
+    publish.size = size
+    canonical = _canonical(control, board, size, deadline, progress)
     return SearchOutcome("counterexample", canonical or progress.best, elapsed(), True)
 
 
-def _smallest_in(
-    control: clingo.Control, part: _Part, progress: _Progress, deadline: float, conflicts: int
-) -> None:
-    """Optimise in ``part``: counterexamples with fewer owned states than the
-    best so far, each better one recorded in ``progress``, until the part
-    has none smaller (it is settled), ``deadline``, or the solver has met
-    ``conflicts`` conflicts."""
-    assert progress.best is not None
-    bound = _owned_count(progress.best) - 1
+#: Once a counterexample is known, the solver tries states as unclaimed
+#: first (rules/search/home_first.lp).
+SMALL_FIRST = True
+
+#: Seconds between two looks, while the solver runs, at the deadline, at a
+#: floor proved beside (:class:`Floor`) and at the progress line.
+POLL = 0.05
+
+
+def _solve(
+    control: clingo.Control,
+    bound: int | None,
+    deadline: float,
+    progress: _Progress,
+    within: Floor | None = None,
+) -> list[clingo.Symbol] | str:
+    """The shown atoms of a counterexample with at most ``bound`` owned
+    states (None: any number), in one solve over every home; or "none" (the
+    solver proved there is none), "within" (``within`` proved there is none
+    first) or "unknown" (``deadline`` came first)."""
+    _set_bound(control, bound)
+    with control.solve(yield_=True, async_=True) as handle:
+        while not handle.wait(POLL):
+            progress.show()
+            if within is not None and within.none:
+                handle.cancel()
+                return "within"
+            if time.monotonic() >= deadline:
+                handle.cancel()
+                return "unknown"
+        model = handle.model()
+        if model is not None:
+            return list(model.symbols(shown=True))
+        return "none" if handle.get().unsatisfiable else "unknown"
+
+
+def _smallest(
+    control: clingo.Control,
+    progress: _Progress,
+    deadline: float,
+    players: int,
+    within: Floor,
+) -> bool:
+    """Make ``progress.best`` a counterexample with the fewest owned states;
+    True once that is proved (False: ``deadline`` came first).
+
+    One optimising solve over every home (rules/search/smallest.lp) below the
+    best so far, each better one recorded, until none is smaller.  Once a
+    floor is proved beside (``within.size``: none with fewer owned states),
+    bound by bound from that floor up instead: the first bound with a
+    counterexample is the smallest size."""
+    floor = players  # proved: no counterexample with fewer owned states
+
+    def record(model: clingo.Model) -> None:
+        progress.best = list(model.symbols(shown=True))
+
+    while True:
+        assert progress.best is not None
+        best = _owned_count(progress.best)
+        if within.size is not None:
+            floor = max(floor, within.size)
+        if floor >= best:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        if within.size is not None:
+            progress.phase = f"none below {floor} owned states: asking for {floor}"
+            found = _solve(control, floor, deadline, progress)
+            if found == "none":
+                floor += 1
+            elif isinstance(found, list):
+                progress.best = found
+            else:
+                return False
+            continue
+        progress.phase = f"looking for one with at most {best - 1} owned states"
+        status = _optimise(
+            control, best - 1, deadline, progress, record, lambda: within.size is not None
+        )
+        if status == "exhausted":
+            return True
+        if status == "unknown":
+            return False
+
+
+def _optimise(
+    control: clingo.Control,
+    bound: int,
+    deadline: float,
+    progress: _Progress,
+    record: Callable[[clingo.Model], None],
+    stop: Callable[[], bool] = lambda: False,
+    assumptions: list[tuple[clingo.Symbol, bool]] | None = None,
+) -> str:
+    """Optimise over every home: counterexamples with at most ``bound`` owned
+    states, each better one passed to ``record``.  "exhausted" (the last one
+    recorded is optimal, or there is none within the bound), "stopped"
+    (``stop()`` said so) or "unknown" (the deadline came first)."""
     _set_bound(control, bound)
     control.configuration.solve.opt_mode = "opt"
-    control.configuration.solve.solve_limit = str(conflicts)
     try:
-        with control.solve(assumptions=[_home(part.home)], yield_=True, async_=True) as handle:
-            while handle.wait(max(0.0, deadline - time.monotonic())):
+        with control.solve(assumptions=assumptions or [], yield_=True, async_=True) as handle:
+            while True:
+                if not handle.wait(POLL):
+                    progress.show()
+                    if stop():
+                        handle.cancel()
+                        return "stopped"
+                    if time.monotonic() >= deadline:
+                        handle.cancel()
+                        return "unknown"
+                    continue
                 model = handle.model()
                 if model is None:
-                    # Searched to the end (the last model found here, if any,
-                    # is optimal), or stopped at the conflict limit: unsettled.
-                    if handle.get().exhausted:
-                        part.empty_upto = min(bound, _owned_count(progress.best) - 1)
-                    return
-                progress.best = model.symbols(shown=True)
+                    return "exhausted" if handle.get().exhausted else "unknown"
+                record(model)
                 handle.resume()
-            handle.cancel()
     finally:
         control.configuration.solve.opt_mode = "ignore"
-        control.configuration.solve.solve_limit = NO_LIMIT
 
 
 def _any_position(
@@ -511,32 +607,27 @@ def _no_position(
 
 
 def _canonical(
-    control: clingo.Control, parts: list[_Part], size: int, deadline: float
+    control: clingo.Control, board: Board, size: int, deadline: float, progress: _Progress
 ) -> list[clingo.Symbol] | None:
-    """The first counterexample of ``size`` owned states in the order of
-    rules/canonical.lp: the same one every run, however the time slices fell
-    (None if the time runs out first).  Homes are tried in order, so only
-    the first home with such a counterexample is optimised."""
+    """The first counterexample of ``size`` owned states (the smallest size)
+    in the order of rules/canonical.lp: the same one every run, whatever the
+    solver met first (None if the time runs out first).  Homes are tried in
+    order, a solve each under an assumption, so only the first home with such
+    a counterexample is optimised (one optimising solve over every home took
+    a hundred times longer: it kept proving homes after the first worse)."""
     control.load(str(rules_dir() / "canonical.lp"))
     control.ground([("canonical", [])])
-    control.configuration.solve.opt_mode = "opt"
-    _set_bound(control, size)
-    for part in sorted(parts, key=lambda part: part.home):  # the lowest home first
-        if part.refuted or part.empty_upto >= size:
-            continue
-        if time.monotonic() >= deadline:
+    best: list[clingo.Symbol] | None = None
+
+    def record(model: clingo.Model) -> None:
+        nonlocal best
+        best = list(model.symbols(shown=True))
+
+    for home in range(len(board.states)):  # the lowest home first
+        progress.phase = f"the first counterexample of {size} owned states, in a fixed order"
+        status = _optimise(control, size, deadline, progress, record, assumptions=[_home(home)])
+        if status != "exhausted":
             return None
-        best = None
-        with control.solve(assumptions=[_home(part.home)], yield_=True, async_=True) as handle:
-            while handle.wait(max(0.0, deadline - time.monotonic())):
-                model = handle.model()
-                if model is None:
-                    break
-                best = model.symbols(shown=True)
-                handle.resume()
-            else:
-                handle.cancel()
-                return None
         if best is not None:
             return best
     return None
@@ -552,34 +643,6 @@ def _set_bound(control: clingo.Control, bound: int | None) -> None:
     for atom in control.symbolic_atoms.by_signature("evlogic_limit", 1):
         if atom.is_external:
             control.assign_external(atom.symbol, atom.symbol.arguments[0].number == bound)
-
-
-def _solve(
-    control: clingo.Control, home: int, bound: int | None, deadline: float, conflicts: int
-) -> tuple[str, list[clingo.Symbol] | None]:
-    """("model" | "unsat" | "unknown", shown atoms) for positions where player
-    0's home is ``home``, with at most ``bound`` owned states (None: any
-    number), by ``deadline`` and within ``conflicts`` conflicts."""
-    if time.monotonic() >= deadline:
-        return "unknown", None
-    _set_bound(control, bound)
-    control.configuration.solve.solve_limit = str(conflicts)
-    try:
-        with control.solve(assumptions=[_home(home)], yield_=True, async_=True) as handle:
-            if not handle.wait(max(0.0, deadline - time.monotonic())):
-                handle.cancel()
-                return "unknown", None
-            model = handle.model()
-            if model is not None:
-                return "model", model.symbols(shown=True)
-            # No model: refuted, or stopped at the conflict limit.
-            return ("unsat" if handle.get().unsatisfiable else "unknown"), None
-    finally:
-        control.configuration.solve.solve_limit = NO_LIMIT
-
-
-#: clasp's solve_limit when a solve has none.
-NO_LIMIT = "umax,umax"
 
 
 def _owned_count(symbols: list[clingo.Symbol]) -> int:

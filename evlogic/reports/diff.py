@@ -14,7 +14,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from evlogic.asp.search import position_game, search
+from evlogic.asp.search import Floor, position_game, search
 from evlogic.errors import InputError
 from evlogic.loading.boards import Board
 from evlogic.loading.games import check_game_end
@@ -97,8 +97,15 @@ def diff(
     # Rule sets that are numbers only treat the players alike: a different
     # total for some player is one for player 0 (rules/diff/total.lp).
     total = "total" if not first.programs and not second.programs else "total-every-player"
+    # A different winner is asked only where player 0's total differs
+    # (rules/diff/winner.lp), so every winner witness is a total witness of
+    # rules/diff/total.lp: what the total search proves (none at all, or none
+    # below a size) holds for the winner search too, which reads it as it runs.
+    proved = Floor()
+    floors = {total: (proved, None), "winner": (Floor(), proved if total == "total" else None)}
 
     def run(kind: str) -> DiffSearch:
+        publish, within = floors[kind]
         outcome = search(
             board,
             facts,
@@ -108,6 +115,8 @@ def diff(
             timeout,
             started,
             label=f"diff {kind}",
+            publish=publish,
+            within=within,
         )
         game = (
             None
