@@ -53,6 +53,7 @@ BATCH_RULES = (
 #: Tables compile.lp shows, handed to chunks through rules/batch/tables.lp.
 TABLES = (
     "slot",
+    "adjacent",
     "group_face",
     "home_fix",
     "popcount",
