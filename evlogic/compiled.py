@@ -23,11 +23,11 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache, reduce
+from functools import lru_cache, partial, reduce
 from operator import or_
 
 import clingo
-from clingo import Number, Symbol, Tuple_
+from clingo import Function, Number, Symbol, Tuple_
 
 from evlogic.boards import Board
 from evlogic.facts import board_program, state_ids
@@ -302,8 +302,8 @@ class Packed:
     """A chunk's positions as input atoms, and where their figures come back:
     each position's cost level, and each of its players' first level."""
 
-    owns: list[Symbol]  # owns(G, P, L, H, K, M0..M6) arguments
-    taken: list[Symbol]  # taken(G, L, K, T0..T6) arguments
+    owns: list[Symbol]  # owns(G, P, L, H, K, M0..M6)
+    taken: list[Symbol]  # taken(G, L, K, T0..T6)
     levels: list[tuple[int, list[int]]]
 
 
@@ -327,10 +327,10 @@ def pack(board: Compiled, positions: Sequence[Position]) -> Packed:
             level += readers[home].levels
             groups = mask.to_bytes(size, "little")
             for block, start, stop in blocks:
-                owns.append(_tuple([*head, block, *groups[start:stop]]))
+                owns.append(_owns([*head, block, *groups[start:stop]]))
         groups = reduce(or_, position.masks).to_bytes(size, "little")
         for block, start, stop in blocks:
-            taken.append(_tuple([index, here, block, *groups[start:stop]]))
+            taken.append(_taken([index, here, block, *groups[start:stop]]))
         levels.append((here, firsts))
     return Packed(owns, taken, levels)
 
@@ -512,12 +512,15 @@ def _report(
     }
 
 
-# --- input atoms: tuples of numbers ------------------------------------------
+# --- input atoms: owns/12 and taken/10, made in Python -------------------------
+# The @-calls of rules/batch/position.lp answer with the atoms themselves, not
+# tuples: the grounder's head atom is then the very symbol made here, so a
+# position leaves half as many symbols behind (clingo keeps every symbol).
 
 
-def _tuple_symbol(values: list[int]) -> Symbol:
-    """A tuple of numbers as a clingo symbol."""
-    return Tuple_([_number(value) for value in values])
+def _atom_symbol(name: str, values: list[int]) -> Symbol:
+    """An atom of numbers as a clingo symbol."""
+    return Function(name, [_number(value) for value in values])
 
 
 @lru_cache(maxsize=1 << 16)
@@ -525,11 +528,11 @@ def _number(value: int) -> Symbol:
     return Number(value)
 
 
-def _fast_tuple_symbol() -> Callable[[list[int]], Symbol] | None:
-    """:func:`_tuple_symbol` through clingo's C API, with one argument buffer
-    and the numbers' handles in a list (Tuple_ costs about 6 us for 12
-    numbers, this about 2 us); None when this clingo does not expose what
-    it needs (then Tuple_ is used)."""
+def _fast_atom_symbol(name: str) -> Callable[[list[int]], Symbol] | None:
+    """:func:`_atom_symbol` for ``name`` through clingo's C API, with one
+    argument buffer and the numbers' handles in a list (Function costs
+    about 6 us for 12 numbers, this about 2 us); None when this clingo does
+    not expose what it needs (then Function is used)."""
     try:
         from clingo._internal import _ffi, _lib
 
@@ -539,20 +542,22 @@ def _fast_tuple_symbol() -> Callable[[list[int]], Symbol] | None:
         handles: list[int] = [Number(value)._rep for value in range(1024)]
     except (ImportError, AttributeError):
         return None
+    encoded = name.encode()
 
     def fast(values: list[int]) -> Symbol:
         size = len(values)
         if size > 32 or min(values) < 0:
-            return _tuple_symbol(values)
+            return _atom_symbol(name, values)
         top = max(values)
         if top >= len(handles):
             handles.extend(Number(value)._rep for value in range(len(handles), 2 * top + 1))
         buffer[0:size] = [handles[value] for value in values]
-        if not create(b"", buffer, size, True, out):
-            return _tuple_symbol(values)
+        if not create(encoded, buffer, size, True, out):
+            return _atom_symbol(name, values)
         return Symbol(out[0])
 
     return fast
 
 
-_tuple = _fast_tuple_symbol() or _tuple_symbol
+_owns = _fast_atom_symbol("owns") or partial(_atom_symbol, "owns")
+_taken = _fast_atom_symbol("taken") or partial(_atom_symbol, "taken")

@@ -232,8 +232,9 @@ def test_read_position_accepts_exactly_what_quick_game_accepts(value):
         assert position == compiled.position_of(game, board)
 
 
-def test_input_tuples_are_the_symbols_tuple_gives():
-    from clingo import Number, Tuple_
+def test_input_atoms_are_the_symbols_function_gives():
+    from clingo import Function, Number
 
     for values in ([0, 1, 5000, 3, 0, 255, 17, 0, 0, 0, 0, 1], [70000, 2], [0] * 20):
-        assert compiled._tuple(values) == Tuple_([Number(value) for value in values])
+        assert compiled._owns(values) == Function("owns", [Number(value) for value in values])
+        assert compiled._taken(values) == Function("taken", [Number(value) for value in values])
