@@ -8,6 +8,7 @@ flags (homes included); positions have 2-6 players and unclaimed states.
 from __future__ import annotations
 
 import itertools
+import random
 
 import yaml
 from hypothesis import strategies as st
@@ -47,10 +48,34 @@ def island_edges(draw, ids: list[str]) -> list[tuple[str, str]]:
     return dense_edges(draw, left) + (dense_edges(draw, right) if len(right) > 1 else [])
 
 
+def sparse_edges(draw, ids: list[str]) -> list[tuple[str, str]]:
+    """A random graph with few edges (about 8% of the pairs), for boards too
+    large to draw a flag per pair."""
+    rng = random.Random(draw(st.integers(0, 2**16)))
+    return [pair for pair in itertools.combinations(ids, 2) if rng.random() < 0.08]
+
+
 @st.composite
-def boards(draw) -> dict:
-    ids = draw(st.lists(state_ids, min_size=3, max_size=16, unique=True))
-    shape = draw(st.sampled_from([hex_edges, dense_edges, island_edges]))
+def boards(draw, sizes: st.SearchStrategy[int] | None = None, dense_up_to: int = 16) -> dict:
+    """A board of ``sizes`` states (default 3 to 16; then sparse graphs are
+    drawn too), shaped as a hex grid, a dense graph or islands; boards of
+    more than ``dense_up_to`` states are hex grids or sparse graphs only (a
+    home on a large dense board has a thousand cores, which the readable
+    rules compare pairwise)."""
+    if sizes is None:
+        ids = draw(st.lists(state_ids, min_size=3, max_size=16, unique=True))
+    else:
+        count = draw(sizes)
+        ids = draw(st.lists(state_ids, min_size=count, max_size=count, unique=True))
+    if len(ids) == 1:
+        shapes = [dense_edges]
+    elif len(ids) > dense_up_to:
+        shapes = [hex_edges, sparse_edges]
+    elif sizes is None:
+        shapes = [hex_edges, dense_edges, island_edges]
+    else:
+        shapes = [hex_edges, dense_edges, island_edges, sparse_edges]
+    shape = draw(st.sampled_from(shapes))
     edges = shape(draw, ids)
     neighbors: dict[str, list[str]] = {name: [] for name in ids}
     for a, b in edges:
@@ -71,10 +96,13 @@ def boards(draw) -> dict:
 
 
 @st.composite
-def positions(draw) -> tuple[dict, list[dict]]:
-    board = draw(boards())
+def positions(
+    draw, board_strategy: st.SearchStrategy[dict] | None = None, min_players: int = 2
+) -> tuple[dict, list[dict]]:
+    """A board (default :func:`boards`) and ``min_players`` to 6 players."""
+    board = draw(boards() if board_strategy is None else board_strategy)
     ids = list(board["states"])
-    count = draw(st.integers(2, min(6, len(ids))))
+    count = draw(st.integers(min(min_players, len(ids)), min(6, len(ids))))
     homes = draw(st.permutations(ids))[:count]
     players = [{"name": f"P{i} ){homes[i]}", "home": homes[i], "states": []} for i in range(count)]
     # Player 0 gets a tunable share of the board so that regions actually form;

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import io
-import itertools
 import json
 import os
 import tempfile
@@ -19,93 +18,18 @@ from pathlib import Path
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_differential import game_under
 
-from evlogic.asp import compiled
+from evlogic import compiled
 from evlogic.asp.engine import score_game
 from evlogic.batch.runner import BatchOptions, _json_line, run_batch
 from evlogic.loading.boards import load_board
-from evlogic.loading.games import load_game
 from evlogic.loading.rulesets import load_rule_set
 from evlogic.resources import bundled_boards
+from strategies import boards, positions
 
-ID_ALPHABET = "abcAB z019'\"().%:-_éß北"
-HEX = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)]
-
-
-@st.composite
-def big_boards(draw) -> dict:
-    """Boards of 1 to 70 states: hex grids, sparse graphs, dense graphs (up to 16)."""
-    count = draw(st.sampled_from([1, 2, 5, 9, 16, 30, 55, 56, 57, 61, 70]))
-    names = draw(
-        st.lists(
-            st.text(ID_ALPHABET, min_size=1, max_size=3),
-            min_size=count,
-            max_size=count,
-            unique=True,
-        ).filter(lambda ids: all(i.strip() for i in ids))
-    )
-    # Dense boards stay small: a home on a 60-state dense board has a
-    # thousand cores, which the readable rules compare pairwise.
-    shape = draw(st.sampled_from(["hex", "dense", "sparse"] if count <= 16 else ["hex", "sparse"]))
-    if shape == "hex":
-        width = draw(st.integers(2, 9))
-        cells = {(i % width, i // width): name for i, name in enumerate(names)}
-        edges = {
-            (cells[q, r], cells[q + dq, r + dr])
-            for (q, r) in cells
-            for dq, dr in HEX
-            if (q + dq, r + dr) in cells
-        }
-    else:
-        chance = draw(st.sampled_from([0.6, 0.9])) if shape == "dense" else 0.08
-        seed = draw(st.integers(0, 2**16))
-        pairs = list(itertools.combinations(names, 2))
-        rng = __import__("random").Random(seed)
-        edges = {pair for pair in pairs if rng.random() < chance}
-    neighbors: dict[str, set[str]] = {name: set() for name in names}
-    for a, b in edges:
-        neighbors[a].add(b)
-        neighbors[b].add(a)
-    return {
-        "name": "random",
-        "game_end": draw(st.integers(1, count)),
-        "states": {
-            name: {
-                "ev": draw(st.integers(1, 60)),
-                "swing": draw(st.booleans()),
-                "neighbors": sorted(neighbors[name]),
-            }
-            for name in names
-        },
-    }
-
-
-@st.composite
-def positions(draw) -> tuple[dict, list[dict]]:
-    board = draw(big_boards())
-    ids = list(board["states"])
-    count = draw(st.integers(1, min(6, len(ids))))
-    homes = draw(st.permutations(ids))[:count]
-    players = [{"name": f"P{i} {homes[i]}", "home": homes[i], "states": []} for i in range(count)]
-    owners = [-1, *range(count)] + [0] * draw(st.integers(0, 6))  # -1: unclaimed
-    rng = __import__("random").Random(draw(st.integers(0, 2**16)))
-    for state in ids:
-        owner = rng.choice(owners)
-        if state not in homes and owner >= 0:
-            players[owner]["states"].append(state)
-    # Player 0 takes a ball around the home: big regions, ties between cores.
-    ball, frontier = {homes[0]}, {homes[0]}
-    for _ in range(draw(st.integers(0, 3))):
-        frontier = {n for s in frontier for n in board["states"][s]["neighbors"]} - ball
-        ball |= frontier
-    for player in players:
-        player["states"] = [s for s in player["states"] if s not in ball]
-    players[0]["states"] += sorted(ball - set(homes))
-    # The line's states: list is the order they were won, which breaks ties
-    # between equally large cores: any order.
-    for player in players:
-        player["states"] = draw(st.permutations(player["states"]))
-    return board, players
+#: Boards of one to 70 states: several blocks of 56 past 56.
+big_boards = boards(sizes=st.sampled_from([1, 2, 5, 9, 16, 30, 55, 56, 57, 61, 70]))
 
 
 rule_sets = st.fixed_dictionaries(
@@ -132,35 +56,31 @@ def batch_lines(lines: list[str], base: Path) -> list[dict]:
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-@given(st.lists(positions(), min_size=1, max_size=3), rule_sets)
+@given(st.lists(positions(big_boards, min_players=1), min_size=1, max_size=3), rule_sets)
 def test_batch_lines_equal_the_readable_reports(several, rules):
     with tempfile.TemporaryDirectory() as folder:
         base = Path(folder)
-        (base / "rules.yaml").write_text(yaml.safe_dump({"name": "random", **rules}))
-        lines, games = [], []
+        lines, expected = [], []
         for number, (board, players) in enumerate(several):
-            if rules.get("game_end", 0) > len(board["states"]):
-                rules = {**rules, "game_end": len(board["states"])}
-                (base / "rules.yaml").write_text(yaml.safe_dump({"name": "random", **rules}))
+            variant = dict(rules)
+            if "game_end" in rules:  # a rule set may not end the game past the board
+                variant["game_end"] = min(rules["game_end"], len(board["states"]))
+            (base / f"rules{number}.yaml").write_text(yaml.safe_dump({"name": "random", **variant}))
             (base / f"board{number}.yaml").write_text(yaml.safe_dump(board))
-            game = {"board": f"board{number}.yaml", "rules": "rules.yaml", "players": players}
-            (base / f"game{number}.yaml").write_text(yaml.safe_dump(game))
-            lines.append(json.dumps(game))
-        for number in range(len(several)):
-            game = load_game(base / f"game{number}.yaml")
-            assert compiled.applies(game.board, game.rules)  # the compiled path is tested
-            games.append(game)
-        reports = batch_lines(lines, base)
-        for number, (line, game) in enumerate(zip(reports, games, strict=True)):
-            expected = {"line": number + 1, **score_game(game).to_dict()}
-            assert line.keys() == expected.keys()
-            for key in expected:
+            game = {"board": f"board{number}.yaml", "rules": f"rules{number}.yaml"}
+            lines.append(json.dumps({**game, "players": players}))
+            scored = game_under(board, players, variant)
+            assert compiled.applies(scored.board, scored.rules)  # the compiled path is tested
+            expected.append({"line": number + 1, **score_game(scored).to_dict()})
+        for line, report in zip(batch_lines(lines, base), expected, strict=True):
+            assert line.keys() == report.keys()
+            for key in report:
                 if key != "players":
-                    assert line[key] == expected[key], key
-            for mine, theirs in zip(line["players"], expected["players"], strict=True):
+                    assert line[key] == report[key], key
+            for mine, theirs in zip(line["players"], report["players"], strict=True):
                 for key in theirs:
                     assert mine[key] == theirs[key], (theirs["name"], key)
-            assert _json_line(line) == _json_line(expected)  # byte for byte
+            assert _json_line(line) == _json_line(report)  # byte for byte
 
 
 def test_every_bundled_rule_set_on_the_usa_board_agrees():
@@ -232,8 +152,9 @@ def test_read_position_accepts_exactly_what_quick_game_accepts(value):
         assert position == compiled.position_of(game, board)
 
 
-def test_input_tuples_are_the_symbols_tuple_gives():
-    from clingo import Number, Tuple_
+def test_input_atoms_are_the_symbols_function_gives():
+    from clingo import Function, Number
 
     for values in ([0, 1, 5000, 3, 0, 255, 17, 0, 0, 0, 0, 1], [70000, 2], [0] * 20):
-        assert compiled._tuple(values) == Tuple_([Number(value) for value in values])
+        assert compiled._owns(values) == Function("owns", [Number(value) for value in values])
+        assert compiled._taken(values) == Function("taken", [Number(value) for value in values])

@@ -23,18 +23,17 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache, reduce
+from functools import lru_cache, partial, reduce
 from operator import or_
 
 import clingo
-from clingo import Number, Symbol, Tuple_
+from clingo import Function, Number, Symbol, Tuple_
 
 from evlogic.asp.facts import board_program, state_ids
 from evlogic.asp.solver import SolverError
 from evlogic.loading.boards import Board
-from evlogic.loading.games import Game
+from evlogic.loading.games import Game, quick_players
 from evlogic.loading.rulesets import RuleSet
-from evlogic.loading.yamlfile import is_unicode
 from evlogic.resources import rules_dir
 
 #: The readable rules compile.lp reads (face values, triangles, game end,
@@ -54,6 +53,7 @@ BATCH_RULES = (
 #: Tables compile.lp shows, handed to chunks through rules/batch/tables.lp.
 TABLES = (
     "slot",
+    "adjacent",
     "group_face",
     "home_fix",
     "popcount",
@@ -102,7 +102,7 @@ class Compiled:
     decode: dict[tuple[int, int], tuple[tuple[str, ...], ...]]  # (block, group) -> ids by mask
     ids: tuple[str, ...]  # state ids by number
     readers: dict[str, Reader]  # home id -> where its player's figures are
-    where: dict[str, tuple[int, int]]  # state id -> (block * 7 + group, bit)
+    bits: dict[str, int]  # state id -> 2 ** its number (slot/4: its group's bit)
     numbers: dict[str, int]  # state id -> its number
 
 
@@ -184,7 +184,10 @@ def _compiled(board: Board, key: tuple, rules: RuleSet) -> Compiled:
         decode=decode,
         ids=ids,
         readers=_readers(ids, layout, decode),
-        where={state: (block * 7 + group, bit) for state, (block, group, bit) in slots.items()},
+        bits={
+            state: 1 << (block * BLOCK + group * 8 + bit.bit_length() - 1)
+            for state, (block, group, bit) in slots.items()
+        },
         numbers={state: n for n, state in enumerate(ids)},
     )
 
@@ -220,86 +223,44 @@ def _quiet(code: clingo.MessageCode, message: str) -> None:
 class Position:
     """A position to score, as batch reads it from a line: the players'
     names, homes and states as listed (the home may appear), and each
-    player's states, home included, as masks (block * 7 + group)."""
+    player's states, home included, as one mask (bit n: the state numbered
+    n; its bytes are the masks of the groups, block by block)."""
 
     names: tuple[str, ...]
     homes: tuple[str, ...]
     states: tuple[tuple[str, ...], ...]
-    masks: tuple[list[int], ...]
+    masks: tuple[int, ...]
 
 
 def read_position(value: object, board: Compiled) -> Position | None:
-    """The position of a JSON line on ``board``, checked with the board's
-    tables as :func:`evlogic.loading.games.quick_game` checks it (no Game, no Player:
-    ids go straight into masks); None whenever anything is unusual, so that
-    the careful path finds and words the error.  Keys other than
-    ``players`` are the caller's (board, rules, expect)."""
-    if not isinstance(value, dict) or not _LINE_KEYS.issuperset(value):
+    """The position of a JSON line on ``board``, checked by
+    :func:`evlogic.loading.games.quick_players` (as :func:`~evlogic.loading.games.quick_game`
+    checks it: no Game, no Player), its ids packed straight into masks; None
+    whenever anything is unusual, so that the careful path finds and words
+    the error.  Keys other than ``players`` are the caller's (board, rules,
+    expect)."""
+    players = quick_players(value, board.bits)
+    if players is None:
         return None
-    listed = value.get("players")
-    if not isinstance(listed, list) or not listed:
-        return None
-    where = board.where
-    size = board.blocks * 7
-    names: list[str] = []
-    homes: list[str] = []
-    owner: dict[str, str] = {}
-    for entry in listed:
-        if not isinstance(entry, dict) or not _PLAYER_KEYS.issuperset(entry):
-            return None
-        name, home = entry.get("name"), entry.get("home")
-        if not isinstance(name, str) or not name.strip() or name in names:
-            return None
-        if not name.isascii() and not is_unicode(name):
-            return None
-        if not isinstance(home, str) or home not in where or home in owner:
-            return None
-        names.append(name)
-        homes.append(home)
-        owner[home] = name
-    states: list[tuple[str, ...]] = []
-    masks: list[list[int]] = []
-    for entry, name, home in zip(listed, names, homes, strict=True):
-        won = entry.get("states", [])
-        if not isinstance(won, list):
-            return None
-        mask = [0] * size
-        index, bit = where[home]
-        mask[index] = bit
-        for state in won:
-            if not isinstance(state, str) or state not in where:
-                return None
-            if state != home and state in owner:  # another's home or state, or listed twice
-                return None
-            owner[state] = name
-            index, bit = where[state]
-            mask[index] |= bit
-        if len(set(won)) != len(won):
-            return None
-        states.append(tuple(won))
-        masks.append(mask)
-    return Position(tuple(names), tuple(homes), tuple(states), tuple(masks))
-
-
-_LINE_KEYS = frozenset({"board", "players", "rules", "expect"})
-_PLAYER_KEYS = frozenset({"name", "home", "states"})
+    bits = board.bits
+    return Position(
+        tuple(name for name, _, _ in players),
+        tuple(home for _, home, _ in players),
+        tuple(tuple(won) for _, _, won in players),
+        tuple(sum(map(bits.__getitem__, {home, *won})) for _, home, won in players),
+    )
 
 
 def position_of(game: Game, board: Compiled) -> Position:
     """A validated game as a Position (for lines the careful path read)."""
-    size = board.blocks * 7
-    masks = []
-    for player in game.players:
-        mask = [0] * size
-        for state in (player.home, *player.states):
-            index, bit = board.where[state]
-            mask[index] |= bit
-        masks.append(mask)
+    bits = board.bits
     return Position(
         tuple(player.name for player in game.players),
         tuple(player.home for player in game.players),
         tuple(player.states for player in game.players),
-        tuple(masks),
+        tuple(
+            sum(bits[state] for state in {player.home, *player.states}) for player in game.players
+        ),
     )
 
 
@@ -341,8 +302,8 @@ class Packed:
     """A chunk's positions as input atoms, and where their figures come back:
     each position's cost level, and each of its players' first level."""
 
-    owns: list[Symbol]  # owns(G, P, L, H, K, M0..M6) arguments
-    taken: list[Symbol]  # taken(G, L, K, T0..T6) arguments
+    owns: list[Symbol]  # owns(G, P, L, H, K, M0..M6)
+    taken: list[Symbol]  # taken(G, L, K, T0..T6)
     levels: list[tuple[int, list[int]]]
 
 
@@ -354,21 +315,22 @@ def pack(board: Compiled, positions: Sequence[Position]) -> Packed:
     taken: list[Symbol] = []
     levels: list[tuple[int, list[int]]] = []
     readers, numbers = board.readers, board.numbers
-    groups = [(block, block * 7, block * 7 + 7) for block in range(board.blocks)]
+    size = board.blocks * 7  # bytes: one a group
+    blocks = [(block, block * 7, block * 7 + 7) for block in range(board.blocks)]
     level = 0
     for index, position in enumerate(positions):
         here, level = level, level + 1
         firsts = []
-        masks = position.masks
-        for p, (home, mask) in enumerate(zip(position.homes, masks, strict=True)):
+        for p, (home, mask) in enumerate(zip(position.homes, position.masks, strict=True)):
             firsts.append(level)
             head = [index, p, level, numbers[home]]
             level += readers[home].levels
-            for block, start, stop in groups:
-                owns.append(_tuple([*head, block, *mask[start:stop]]))
-        everyone = [reduce(or_, column) for column in zip(*masks, strict=True)]
-        for block, start, stop in groups:
-            taken.append(_tuple([index, here, block, *everyone[start:stop]]))
+            groups = mask.to_bytes(size, "little")
+            for block, start, stop in blocks:
+                owns.append(_owns([*head, block, *groups[start:stop]]))
+        groups = reduce(or_, position.masks).to_bytes(size, "little")
+        for block, start, stop in blocks:
+            taken.append(_taken([index, here, block, *groups[start:stop]]))
         levels.append((here, firsts))
     return Packed(owns, taken, levels)
 
@@ -550,12 +512,15 @@ def _report(
     }
 
 
-# --- input atoms: tuples of numbers ------------------------------------------
+# --- input atoms: owns/12 and taken/10, made in Python -------------------------
+# The @-calls of rules/batch/position.lp answer with the atoms themselves, not
+# tuples: the grounder's head atom is then the very symbol made here, so a
+# position leaves half as many symbols behind (clingo keeps every symbol).
 
 
-def _tuple_symbol(values: list[int]) -> Symbol:
-    """A tuple of numbers as a clingo symbol."""
-    return Tuple_([_number(value) for value in values])
+def _atom_symbol(name: str, values: list[int]) -> Symbol:
+    """An atom of numbers as a clingo symbol."""
+    return Function(name, [_number(value) for value in values])
 
 
 @lru_cache(maxsize=1 << 16)
@@ -563,11 +528,11 @@ def _number(value: int) -> Symbol:
     return Number(value)
 
 
-def _fast_tuple_symbol() -> Callable[[list[int]], Symbol] | None:
-    """:func:`_tuple_symbol` through clingo's C API, with one argument buffer
-    and the numbers' handles in a list (Tuple_ costs about 6 us for 12
-    numbers, this about 2 us); None when this clingo does not expose what
-    it needs (then Tuple_ is used)."""
+def _fast_atom_symbol(name: str) -> Callable[[list[int]], Symbol] | None:
+    """:func:`_atom_symbol` for ``name`` through clingo's C API, with one
+    argument buffer and the numbers' handles in a list (Function costs
+    about 6 us for 12 numbers, this about 2 us); None when this clingo does
+    not expose what it needs (then Function is used)."""
     try:
         from clingo._internal import _ffi, _lib
 
@@ -577,20 +542,22 @@ def _fast_tuple_symbol() -> Callable[[list[int]], Symbol] | None:
         handles: list[int] = [Number(value)._rep for value in range(1024)]
     except (ImportError, AttributeError):
         return None
+    encoded = name.encode()
 
     def fast(values: list[int]) -> Symbol:
         size = len(values)
         if size > 32 or min(values) < 0:
-            return _tuple_symbol(values)
+            return _atom_symbol(name, values)
         top = max(values)
         if top >= len(handles):
             handles.extend(Number(value)._rep for value in range(len(handles), 2 * top + 1))
         buffer[0:size] = [handles[value] for value in values]
-        if not create(b"", buffer, size, True, out):
-            return _tuple_symbol(values)
+        if not create(encoded, buffer, size, True, out):
+            return _atom_symbol(name, values)
         return Symbol(out[0])
 
     return fast
 
 
-_tuple = _fast_tuple_symbol() or _tuple_symbol
+_owns = _fast_atom_symbol("owns") or partial(_atom_symbol, "owns")
+_taken = _fast_atom_symbol("taken") or partial(_atom_symbol, "taken")

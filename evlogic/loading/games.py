@@ -9,6 +9,7 @@ nothing here knows a scoring rule.
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -87,50 +88,78 @@ def game_from_fields(
     return Game(board=board, players=tuple(players), source=source, rules=rules)
 
 
-def quick_game(value: object, board: Board, source: str, rules: RuleSet) -> Game | None:
-    """The same game as :func:`game_from_fields` gives for plain, clean data
-    (JSON lines), found without building a Field per value; None whenever
-    anything is unusual, so that the careful path finds and words the error.
-    Accepts only what the careful path accepts; a rule set whose game end
-    the board cannot reach is the one error raised here (it names no field
-    of the game, so both paths word it alike)."""
-    if not isinstance(value, dict) or not set(value) <= {"board", "players", "rules", "expect"}:
+#: Keys a JSON line may have (:func:`quick_players` reads only ``players``).
+LINE_KEYS = frozenset({"board", "players", "rules", "expect"})
+PLAYER_KEYS = frozenset({"name", "home", "states"})
+
+#: A player as :func:`quick_players` reads it: name, home, states as listed.
+QuickPlayer = tuple[str, str, list[str]]
+
+
+def quick_players(value: object, states: Collection[str]) -> list[QuickPlayer] | None:
+    """The players of a plain, clean JSON line, checked as
+    :func:`game_from_fields` checks them (names, homes, state ids in
+    ``states``, no state owned twice, homes never change hands) without a
+    Field per value; None whenever anything is unusual, so that the careful
+    path finds and words the error.  Shared by :func:`quick_game` and the
+    compiled batch path (which packs the states into masks)."""
+    if not isinstance(value, dict) or not LINE_KEYS.issuperset(value):
         return None
-    check_game_end(board, rules)
     listed = value.get("players")
     if not isinstance(listed, list) or not listed:
         return None
-    states = board.states
     names: set[str] = set()
-    homes: dict[str, str] = {}
+    homes: set[str] = set()
+    players: list[QuickPlayer] = []
     for entry in listed:
-        if not isinstance(entry, dict) or not set(entry) <= {"name", "home", "states"}:
+        if not isinstance(entry, dict) or not PLAYER_KEYS.issuperset(entry):
             return None
-        name, home = entry.get("name"), entry.get("home")
+        name, home, won = entry.get("name"), entry.get("home"), entry.get("states", [])
         if not isinstance(name, str) or not name.strip() or name in names:
             return None
         if not name.isascii() and not is_unicode(name):
             return None
         if not isinstance(home, str) or home not in states or home in homes:
             return None
-        names.add(name)
-        homes[home] = name
-    owner = dict(homes)
-    players = []
-    for entry in listed:
-        name, home, won = entry["name"], entry["home"], entry.get("states", [])
         if not isinstance(won, list):
             return None
-        for state in won:
-            if not isinstance(state, str) or state not in states:
-                return None
-            if state != home and state in owner:  # another's home or state, or listed twice
-                return None
-            owner[state] = name
-        if len(set(won)) != len(won):
+        names.add(name)
+        homes.add(home)
+        players.append((name, home, won))
+    owned = set(homes)  # homes, then every state claimed so far
+    for _, home, won in players:
+        try:
+            mine = set(won)
+        except TypeError:  # an unhashable entry: not a state id
             return None
-        players.append(Player(name=name, home=home, states=tuple(won)))
-    return Game(board=board, players=tuple(players), source=source, rules=rules)
+        if len(mine) != len(won):  # listed twice
+            return None
+        mine.discard(home)
+        if not mine.isdisjoint(owned) or not all(state in states for state in mine):
+            return None  # another's home or state, or not a state id
+        owned |= mine
+    return players
+
+
+def quick_game(value: object, board: Board, source: str, rules: RuleSet) -> Game | None:
+    """The same game as :func:`game_from_fields` gives for plain, clean data
+    (JSON lines), found without building a Field per value (see
+    :func:`quick_players`); None whenever anything is unusual.  Accepts only
+    what the careful path accepts; a rule set whose game end the board
+    cannot reach is the one error raised here (it names no field of the
+    game, so both paths word it alike)."""
+    if not isinstance(value, dict) or not LINE_KEYS.issuperset(value):
+        return None
+    check_game_end(board, rules)
+    players = quick_players(value, board.states)
+    if players is None:
+        return None
+    return Game(
+        board=board,
+        players=tuple(Player(name, home, tuple(won)) for name, home, won in players),
+        source=source,
+        rules=rules,
+    )
 
 
 def check_game_end(board: Board, rules: RuleSet) -> None:
