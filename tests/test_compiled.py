@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_differential import game_under
 
-from evlogic import compiled
+from evlogic.asp import compiled
 from evlogic.asp.engine import score_game
 from evlogic.batch.runner import BatchOptions, _json_line, run_batch
 from evlogic.loading.boards import load_board
