@@ -82,6 +82,47 @@ def test_search_cores_on_small_boards(position, variant):
     assert_search_cores_score_like_the_scorer(board, players, variant)
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(), rule_variants)
+def test_a_copied_position_scores_its_own_rule_set_whether_closures_are_shared(position, variant):
+    """diff's copy of a position (rules/diff/position.lp) takes the
+    closures of position 0 when its rule set needs as many links
+    (rules/search/cores.lp, copies_closures/2) and grows its own otherwise:
+    either way position 1 scores as the scorer scores it under its own
+    rule set, position 0 under the standard one."""
+    board, players = position
+    game = game_under(board, players, variant)
+    facts = (
+        load_rule_set("standard").program(0)
+        + game.rules.program(1, default=False)
+        + board_program(game.board)
+        + game_program(game)
+    )
+    atoms = solve(facts, [*rule_paths(SEARCH_CORES), rules_dir() / "diff" / "position.lp"])
+    ids = state_ids(game.board)
+    shared = any(a.name == "copies_closures" for a in atoms)
+    assert shared == (variant["links_needed"] == Rules().links_needed)
+    for number, rules in ((0, Rules()), (1, Rules(**{**variant, "tiers": dict(variant["tiers"])}))):
+        plain = score_position(board["states"], players, board["game_end"], rules)
+        for index, theirs in enumerate(plain["players"]):
+            region = sorted(
+                ids[a.arguments[2].number]
+                for a in atoms
+                if a.name == "region"
+                and a.arguments[0].number == number
+                and a.arguments[1].number == index
+            )
+            total = sum(
+                a.arguments[2].number
+                for a in atoms
+                if a.name == "points"
+                and a.arguments[0].number == number
+                and a.arguments[1].number == index
+            )
+            assert region == sorted(theirs["region"])
+            assert total == theirs["total"]
+
+
 def test_a_program_reading_closures_gets_the_scoring_cores(tmp_path: Path):
     """grown/4 and leading/3 differ between the two encodings (every core, or
     only uncovered ones): a program that reads them gets rules/cores.lp."""
@@ -102,6 +143,9 @@ WINNER_VARIANTS = {
     "gentle": ("siege_penalty: 5\n", {"siege_penalty": 5}),
     "tiers": ("tiers: {3: 40}\n", {"tiers": {3: 40}}),
     "swing": ("swing_multiplier: 3\n", {"swing_multiplier": 3}),
+    # links needed differ: position 1 grows closures of its own
+    # (rules/search/cores.lp shares them only where the links agree)
+    "links": ("links_needed: 1\n", {"links_needed": 1}),
 }
 
 
