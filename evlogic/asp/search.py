@@ -444,20 +444,12 @@ def _search(
     # 2. As few owned states as there can be (unclaimed tried first from now on).
     control.assign_external(clingo.Function("evlogic_few"), SMALL_FIRST)
 
-    def ground_guide(guide_programs: list[Path]) -> clingo.Control:
-        """The search whose counterexamples include this one's, grounded
-        here to enumerate player 0's parts of them (:func:`_guided`)."""
-        return ground(
-            facts,
-            [*search_rules(guide_programs), rules_dir() / "search" / "player0_part.lp"],
-            (*SOLVER_OPTIONS, "--opt-mode=ignore", "--project=project", "--models=0"),
-        )
-
-    if not _smallest(control, progress, deadline, players, within, ground_guide):
+    guide = _Guide(within, facts)
+    if not _smallest(control, progress, deadline, players, within, guide):
         return SearchOutcome("counterexample", progress.best, elapsed(), False)
     size = _owned_count(progress.best)
     publish.size = size
-    canonical = _canonical(control, board, size, deadline, progress)
+    canonical = _canonical(control, board, size, deadline, progress, guide)
     return SearchOutcome("counterexample", canonical or progress.best, elapsed(), True)
 
 
@@ -505,7 +497,7 @@ def _smallest(
     deadline: float,
     players: int,
     within: Floor,
-    ground_guide: Callable[[list[Path]], clingo.Control],
+    guide: _Guide,
 ) -> bool:
     """Make ``progress.best`` a counterexample with the fewest owned states;
     True once that is proved (False: ``deadline`` came first).
@@ -517,7 +509,6 @@ def _smallest(
     including search's counterexamples (:func:`_guided`): the first bound
     with a counterexample is the smallest size."""
     floor = players  # proved: no counterexample with fewer owned states
-    guide: clingo.Control | None = None  # grounded once a floor is proved
 
     def record(model: clingo.Model) -> None:
         progress.best = list(model.symbols(shown=True))
@@ -533,12 +524,10 @@ def _smallest(
             return False
         if within.size is not None:
             progress.phase = f"none below {floor} owned states: asking for {floor}"
-            if within.programs is None:
-                found = _solve(control, floor, deadline, progress)
+            if guide.ready():
+                found = _guided(control, guide.control(), floor, deadline, progress)
             else:
-                if guide is None:
-                    guide = ground_guide(within.programs)
-                found = _guided(control, guide, floor, deadline, progress)
+                found = _solve(control, floor, deadline, progress)
             if found == "none":
                 floor += 1
             elif isinstance(found, list):
@@ -556,12 +545,39 @@ def _smallest(
             return False
 
 
+@dataclass
+class _Guide:
+    """The search whose counterexamples include this one's (``within``, its
+    programs written there), grounded with rules/search/player0_part.lp
+    once this search first needs it (:func:`_guided`), with this search's
+    facts."""
+
+    within: Floor
+    facts: str
+    grounded: clingo.Control | None = None
+
+    def ready(self) -> bool:
+        """A floor proved by the including search, whose programs are known."""
+        return self.within.size is not None and self.within.programs is not None
+
+    def control(self) -> clingo.Control:
+        if self.grounded is None:
+            assert self.within.programs is not None
+            self.grounded = ground(
+                self.facts,
+                [*search_rules(self.within.programs), rules_dir() / "search" / "player0_part.lp"],
+                (*SOLVER_OPTIONS, "--opt-mode=ignore", "--project=project", "--models=0"),
+            )
+        return self.grounded
+
+
 def _guided(
     control: clingo.Control,
     guide: clingo.Control,
     bound: int,
     deadline: float,
     progress: _Progress,
+    home: int | None = None,
 ) -> list[clingo.Symbol] | str:
     """A counterexample with at most ``bound`` owned states, or "none" or
     "unknown", as :func:`_solve`, found through the search whose
@@ -576,7 +592,8 @@ def _guided(
     rules/search/generate_player0.lp: that keeps player 0's part and the
     number of owned states).  So when every part is refuted, there is none.
     On diff's winner search this meets a 6-state witness in about a second
-    where the search over every position took 14 to 50 s (2 players)."""
+    where the search over every position took 14 to 50 s (2 players).
+    ``home``: player 0's home is that state (for :func:`_canonical`)."""
     _set_bound(guide, bound)
     owned = [
         atom.symbol
@@ -584,7 +601,8 @@ def _guided(
         if atom.symbol.arguments[0].number == 0 and atom.symbol.arguments[1].number == 0
     ]
     tried = 0
-    with guide.solve(yield_=True, async_=True) as handle:
+    homes = [] if home is None else [_home(home)]
+    with guide.solve(assumptions=homes, yield_=True, async_=True) as handle:
         while True:
             if not handle.wait(POLL):
                 progress.show()
@@ -608,10 +626,11 @@ def _guided(
                 if atom not in part and atom.arguments[2] not in homes
             ]
             tried += 1
-            progress.phase = (
-                f"none below {bound} owned states: asking for {bound}, "
-                f"player 0's part {tried} of the including search's"
-            )
+            if home is None:
+                progress.phase = (
+                    f"none below {bound} owned states: asking for {bound}, "
+                    f"player 0's part {tried} of the including search's"
+                )
             found = _solve(control, bound, deadline, progress, assumptions=assumptions)
             if found != "none":
                 return found
@@ -694,7 +713,12 @@ def _no_position(
 
 
 def _canonical(
-    control: clingo.Control, board: Board, size: int, deadline: float, progress: _Progress
+    control: clingo.Control,
+    board: Board,
+    size: int,
+    deadline: float,
+    progress: _Progress,
+    guide: _Guide,
 ) -> list[clingo.Symbol] | None:
     """The first counterexample of ``size`` owned states (the smallest size)
     in the order of rules/canonical.lp: the same one every run, whatever the
@@ -712,6 +736,12 @@ def _canonical(
 
     for home in range(len(board.states)):  # the lowest home first
         progress.phase = f"the first counterexample of {size} owned states, in a fixed order"
+        if guide.ready():  # a home none of whose player 0 parts has one is skipped
+            found = _guided(control, guide.control(), size, deadline, progress, home)
+            if found == "none":
+                continue
+            if found == "unknown":
+                return None
         status = _optimise(control, size, deadline, progress, record, assumptions=[_home(home)])
         if status != "exhausted":
             return None
