@@ -220,6 +220,22 @@ def test_a_program_that_is_not_utf8_is_a_one_line_error(tmp_path, files, command
     )
 
 
+@pytest.mark.parametrize(
+    ("program", "what"),
+    [("missing.lp", "not found"), (".", "is not a regular file"), ("/dev/null", "is not a")],
+)
+def test_a_rule_set_program_that_is_no_file_says_what_it_is(
+    cli, tmp_path, monkeypatch, program, what
+):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "r.yaml", f"extends: standard\nprograms: ['{program}']\n")
+    result = cli("score", "--rules", "r.yaml")
+    assert (result.code, result.err.count("\n")) == (2, 1)
+    assert result.err.startswith(
+        f"evlogic: error: r.yaml: line 2: programs[0]: rule program '{program}' {what}"
+    ), result.err
+
+
 def test_batch_reports_a_broken_rule_set_program_on_every_line(cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     write(tmp_path, "home-bonus.lp", "face_value(G, P, x, 5) :- hom(G, P, _).\n")

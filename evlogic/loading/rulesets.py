@@ -226,5 +226,6 @@ def _program_path(item: Field, base: Path) -> Path:
     text = item.text("an .lp file")
     path = Path(text) if Path(text).is_absolute() else base / text
     if not path.is_file():
-        raise item.error(f"rule program {quote(text)} not found (looked for {quote(str(path))})")
+        what = "is not a regular file" if path.exists() else "not found"
+        raise item.error(f"rule program {quote(text)} {what} (looked for {quote(str(path))})")
     return path
