@@ -381,6 +381,35 @@ def test_dates_and_long_numbers_written_plainly_are_text(cli, tmp_path):
     assert names == ["2001-02-30", "9" * 50]
 
 
+@pytest.mark.parametrize(
+    ("written", "yaml_reads"),
+    [("010", 8), ("0x10", 16), ("0b11", 3), ("1:30", 90), ("1_000", 1000), ("007", 7)],
+)
+def test_whole_numbers_are_written_in_decimal_digits(
+    cli, tmp_path, monkeypatch, written, yaml_reads
+):
+    """YAML 1.1 reads these as other numbers than they look: an error naming
+    the field, never a silently different EV, bonus or game end."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "board.yaml").write_text(
+        f"states:\n  A: {{ev: {written}, neighbors: [B]}}\n  B: {{ev: 3, neighbors: [A]}}\n"
+    )
+    (tmp_path / "game.yaml").write_text("board: board.yaml\nplayers: [{name: x, home: A}]\n")
+    one_line_error(
+        cli("score", "game.yaml"),
+        f"board.yaml: line 2: states.A.ev: must be a positive whole number written in decimal "
+        f"digits, not '{written}' (YAML would read it as {yaml_reads})",
+    )
+    (tmp_path / "rules.yaml").write_text(f"extends: standard\nsiege_penalty: {written}\n")
+    one_line_error(
+        cli("score", "game.yaml", "--rules", "rules.yaml"),
+        "rules.yaml: line 2: siege_penalty: must be a whole number of EV written in decimal",
+    )
+    assert cli("score", "game.yaml", "--format", "json").code == 2
+    (tmp_path / "board.yaml").write_text("states:\n  A: {ev: +5, neighbors: []}\n")
+    assert cli("score", "game.yaml", "--format", "json").json()["players"][0]["face_ev"] == 5
+
+
 @pytest.mark.parametrize("key", ["³", "٣", "1_0", "99999999999999999999999999999999"])
 def test_tier_sizes_are_plain_whole_numbers(cli, tmp_path, key):
     rules = tmp_path / "rules.yaml"
