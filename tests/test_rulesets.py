@@ -236,6 +236,19 @@ def test_a_rule_set_program_that_is_no_file_says_what_it_is(
     ), result.err
 
 
+@pytest.mark.parametrize("path", ["/dev/null", "/"])
+def test_a_board_or_rule_set_that_is_no_file_says_what_it_is(cli, path):
+    board = one_line(cli("board", path))
+    assert board.startswith(f"evlogic: error: BOARD: board file '{path}' is not a regular file")
+    rules = one_line(cli("score", "--rules", path))
+    assert rules.startswith(f"evlogic: error: --rules: rule set file '{path}' is not a regular")
+
+
+def one_line(result) -> str:
+    assert (result.code, result.err.count("\n"), result.out) == (2, 1, ""), result.err
+    return result.err
+
+
 def test_batch_reports_a_broken_rule_set_program_on_every_line(cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     write(tmp_path, "home-bonus.lp", "face_value(G, P, x, 5) :- hom(G, P, _).\n")

@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 
 from evlogic.errors import InputError, quote
-from evlogic.loading.yamlfile import Field, closest, read_yaml
+from evlogic.loading.yamlfile import Field, closest, missing, read_yaml
 from evlogic.resources import display_path, rules_dir
 
 #: Parameters a rule set may set, and what each must be.
@@ -88,7 +88,7 @@ def resolve_rule_set(reference: Field, base: Path) -> Path:
     path = path if path.is_absolute() else base / path
     if not path.is_file():
         raise reference.error(
-            f"rule set file {quote(text)} not found (looked for {quote(str(path))})"
+            f"rule set file {quote(text)} {missing(path)} (looked for {quote(str(path))})"
         )
     return path
 
@@ -226,6 +226,7 @@ def _program_path(item: Field, base: Path) -> Path:
     text = item.text("an .lp file")
     path = Path(text) if Path(text).is_absolute() else base / text
     if not path.is_file():
-        what = "is not a regular file" if path.exists() else "not found"
-        raise item.error(f"rule program {quote(text)} {what} (looked for {quote(str(path))})")
+        raise item.error(
+            f"rule program {quote(text)} {missing(path)} (looked for {quote(str(path))})"
+        )
     return path

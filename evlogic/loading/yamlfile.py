@@ -276,6 +276,12 @@ def _size(limit: int) -> str:
     return f"{limit // 2**20} MiB" if limit % 2**20 == 0 else f"{limit} bytes"
 
 
+def missing(path: Path) -> str:
+    """Why a path named as a file is none: ``not found``, or there but ``is
+    not a regular file`` (a directory, a device)."""
+    return "is not a regular file" if path.exists() else "not found"
+
+
 def utf8_text(data: bytes, source: str) -> str:
     """Bytes read from a file or standard input, as text; not UTF-8 is an InputError."""
     try:
