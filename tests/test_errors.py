@@ -410,6 +410,29 @@ def test_whole_numbers_are_written_in_decimal_digits(
     assert cli("score", "game.yaml", "--format", "json").json()["players"][0]["face_ev"] == 5
 
 
+def test_a_tier_size_with_a_leading_zero_is_refused(cli, tmp_path):
+    """3 and 03 are two keys but one region size: both tiers applied (+35
+    for a 3-state region under {3: 15, 03: 20}), silently."""
+    rules = tmp_path / "rules.yaml"
+    rules.write_text("extends: standard\ntiers: {3: 15, 03: 20}\n")
+    one_line_error(
+        cli("score", "--rules", rules),
+        "line 2: tiers: must be a region size written in decimal digits, not '03'",
+    )
+
+
+@pytest.mark.parametrize("name", ["P\u2028Q", "P\nQ", "P\x00Q", "P\x1bQ"])
+def test_a_name_the_command_line_refuses_is_refused_in_batch_lines_too(cli, tmp_path, name):
+    """JSON lines take a fast path for plain, clean games; a name with a
+    control character or a line separator is not clean: refused, as in a file."""
+    game = {"board": "usa", "players": [{"name": name, "home": "KY"}, {"name": "R", "home": "OH"}]}
+    (tmp_path / "games.jsonl").write_text(json.dumps(game) + "\n")
+    result = cli("batch", tmp_path / "games.jsonl", "--jobs", "1")
+    assert result.code == 1
+    (line,) = [json.loads(text) for text in result.out.splitlines()]
+    assert "players[0].name: must be a player name, not text with a" in line["error"]
+
+
 @pytest.mark.parametrize("key", ["³", "٣", "1_0", "99999999999999999999999999999999"])
 def test_tier_sizes_are_plain_whole_numbers(cli, tmp_path, key):
     rules = tmp_path / "rules.yaml"

@@ -191,6 +191,8 @@ def _parameters(fields: dict[str, Field]) -> dict[str, object]:
             tiers = []
             for key, value in field.entries("a mapping of region size to bonus"):
                 size = _whole(key, 1, 10_000, "a region size")
+                if any(size == earlier for earlier, _ in tiers):  # 3 and 03
+                    raise key.error(f"region size {size} has two tiers")
                 tiers.append((size, value.integer(0, MAX_BONUS, what="a bonus")))
             if not tiers:
                 raise field.error("must have at least one tier")
@@ -217,6 +219,8 @@ def _whole(key: Field, low: int, high: int, what: str) -> int:
     text = str(key.value)
     if not (text.isascii() and text.isdigit()):  # not '³', not '1_0'
         raise key.error(f"must be {what} (a whole number), not {quote(text)}")
+    if len(text) > 1 and text.startswith("0"):  # 03: written as a person writes 3
+        raise key.error(f"must be {what} written in decimal digits, not {quote(text)}")
     if len(text.lstrip("0")) > len(str(high)) or not low <= int(text) <= high:
         raise key.error(f"must be {what} between {low} and {high}, not {quote(text)}")
     return int(text)
