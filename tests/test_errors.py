@@ -381,6 +381,58 @@ def test_dates_and_long_numbers_written_plainly_are_text(cli, tmp_path):
     assert names == ["2001-02-30", "9" * 50]
 
 
+@pytest.mark.parametrize(
+    ("written", "yaml_reads"),
+    [("010", 8), ("0x10", 16), ("0b11", 3), ("1:30", 90), ("1_000", 1000), ("007", 7)],
+)
+def test_whole_numbers_are_written_in_decimal_digits(
+    cli, tmp_path, monkeypatch, written, yaml_reads
+):
+    """YAML 1.1 reads these as other numbers than they look: an error naming
+    the field, never a silently different EV, bonus or game end."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "board.yaml").write_text(
+        f"states:\n  A: {{ev: {written}, neighbors: [B]}}\n  B: {{ev: 3, neighbors: [A]}}\n"
+    )
+    (tmp_path / "game.yaml").write_text("board: board.yaml\nplayers: [{name: x, home: A}]\n")
+    one_line_error(
+        cli("score", "game.yaml"),
+        f"board.yaml: line 2: states.A.ev: must be a positive whole number written in decimal "
+        f"digits, not '{written}' (YAML would read it as {yaml_reads})",
+    )
+    (tmp_path / "rules.yaml").write_text(f"extends: standard\nsiege_penalty: {written}\n")
+    one_line_error(
+        cli("score", "game.yaml", "--rules", "rules.yaml"),
+        "rules.yaml: line 2: siege_penalty: must be a whole number of EV written in decimal",
+    )
+    assert cli("score", "game.yaml", "--format", "json").code == 2
+    (tmp_path / "board.yaml").write_text("states:\n  A: {ev: +5, neighbors: []}\n")
+    assert cli("score", "game.yaml", "--format", "json").json()["players"][0]["face_ev"] == 5
+
+
+def test_a_tier_size_with_a_leading_zero_is_refused(cli, tmp_path):
+    """3 and 03 are two keys but one region size: both tiers applied (+35
+    for a 3-state region under {3: 15, 03: 20}), silently."""
+    rules = tmp_path / "rules.yaml"
+    rules.write_text("extends: standard\ntiers: {3: 15, 03: 20}\n")
+    one_line_error(
+        cli("score", "--rules", rules),
+        "line 2: tiers: must be a region size written in decimal digits, not '03'",
+    )
+
+
+@pytest.mark.parametrize("name", ["P\u2028Q", "P\nQ", "P\x00Q", "P\x1bQ"])
+def test_a_name_the_command_line_refuses_is_refused_in_batch_lines_too(cli, tmp_path, name):
+    """JSON lines take a fast path for plain, clean games; a name with a
+    control character or a line separator is not clean: refused, as in a file."""
+    game = {"board": "usa", "players": [{"name": name, "home": "KY"}, {"name": "R", "home": "OH"}]}
+    (tmp_path / "games.jsonl").write_text(json.dumps(game) + "\n")
+    result = cli("batch", tmp_path / "games.jsonl", "--jobs", "1")
+    assert result.code == 1
+    (line,) = [json.loads(text) for text in result.out.splitlines()]
+    assert "players[0].name: must be a player name, not text with a" in line["error"]
+
+
 @pytest.mark.parametrize("key", ["³", "٣", "1_0", "99999999999999999999999999999999"])
 def test_tier_sizes_are_plain_whole_numbers(cli, tmp_path, key):
     rules = tmp_path / "rules.yaml"

@@ -174,6 +174,81 @@ def test_a_broken_rule_set_program_is_a_one_line_error(
     assert not (tmp_path / "ran").exists()  # refused before clingo would run it
 
 
+@pytest.mark.parametrize(
+    ("files", "command", "culprit", "line"),
+    [
+        # a syntax error at the byte: clingo quotes it in its message
+        ({"home-bonus.lp": b"ok.\nface(\xff).\n"}, "score", "home-bonus.lp", 2),
+        # an undefined atom whose message quotes the string
+        ({"home-bonus.lp": b'x :- y("\xff").\n'}, "score", "home-bonus.lp", 1),
+        # in a file the program includes
+        (
+            {"home-bonus.lp": b'#include "more.lp".\n', "more.lp": b"\n\n\xfe\n"},
+            "score",
+            "more.lp",
+            3,
+        ),
+        # a property of check
+        ({"prop.lp": b'violation :- y("\xff").\n'}, "check", "prop.lp", 1),
+    ],
+)
+def test_a_program_that_is_not_utf8_is_a_one_line_error(tmp_path, files, command, culprit, line):
+    """clingo's Python logger cannot decode a message quoting such bytes and
+    ends the process ("PANIC: exception in nothrow scope", a traceback,
+    exit 1): run as a separate process."""
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    write(tmp_path, "home-bonus.yaml", HOME_BONUS)
+    (tmp_path / "board.yaml").write_text(
+        "states:\n  H: {ev: 1, neighbors: [A, B]}\n  A: {ev: 1, neighbors: [H, B]}\n"
+        "  B: {ev: 1, neighbors: [H, A]}\n"
+    )
+    if command == "score":
+        args = ["score", "--rules", "home-bonus.yaml"]
+    else:
+        args = ["check", "prop.lp", "--board", "board.yaml", "--players", "1", "--timeout", "20"]
+    done = subprocess.run(
+        [sys.executable, "-m", "evlogic", *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert (done.returncode, done.stderr.count("\n")) == (2, 1), done.stderr
+    assert done.stderr.startswith(f"evlogic: error: {culprit}: line {line}: not UTF-8 text"), (
+        done.stderr
+    )
+
+
+@pytest.mark.parametrize(
+    ("program", "what"),
+    [("missing.lp", "not found"), (".", "is not a regular file"), ("/dev/null", "is not a")],
+)
+def test_a_rule_set_program_that_is_no_file_says_what_it_is(
+    cli, tmp_path, monkeypatch, program, what
+):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "r.yaml", f"extends: standard\nprograms: ['{program}']\n")
+    result = cli("score", "--rules", "r.yaml")
+    assert (result.code, result.err.count("\n")) == (2, 1)
+    assert result.err.startswith(
+        f"evlogic: error: r.yaml: line 2: programs[0]: rule program '{program}' {what}"
+    ), result.err
+
+
+@pytest.mark.parametrize("path", ["/dev/null", "/"])
+def test_a_board_or_rule_set_that_is_no_file_says_what_it_is(cli, path):
+    board = one_line(cli("board", path))
+    assert board.startswith(f"evlogic: error: BOARD: board file '{path}' is not a regular file")
+    rules = one_line(cli("score", "--rules", path))
+    assert rules.startswith(f"evlogic: error: --rules: rule set file '{path}' is not a regular")
+
+
+def one_line(result) -> str:
+    assert (result.code, result.err.count("\n"), result.out) == (2, 1, ""), result.err
+    return result.err
+
+
 def test_batch_reports_a_broken_rule_set_program_on_every_line(cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     write(tmp_path, "home-bonus.lp", "face_value(G, P, x, 5) :- hom(G, P, _).\n")

@@ -168,8 +168,17 @@ def test_a_game_file_round_trips_through_the_api(client, tmp_path):
         (b"\xff\xfe", "request: not UTF-8 text"),
         (b"[" * 100_000 + b"]" * 100_000, "request: invalid JSON: nests too deeply"),
         (b'{"board": "usa", "players": 1' + b"0" * 5000 + b"}", "request: invalid JSON:"),
+        (  # json keeps the last: a second "players" would replace the first, silently
+            b'{"board": "usa", "players": [{"name": "a", "home": "KY"}],'
+            b' "players": [{"name": "b", "home": "CA"}]}',
+            "request: duplicate key 'players'",
+        ),
+        (
+            b'{"board": "usa", "players": [{"name": "a", "home": "KY", "home": "CA"}]}',
+            "request: duplicate key 'home'",
+        ),
     ],
-    ids=["syntax", "not-a-mapping", "not-utf8", "deep", "huge-integer"],
+    ids=["syntax", "not-a-mapping", "not-utf8", "deep", "huge-integer", "dup-key", "dup-nested"],
 )
 def test_bad_json_is_400_in_one_line(client, body, wording):
     answer = client.post("/api/score", content=body)

@@ -258,6 +258,38 @@ def test_players_can_be_added_and_compared_under_two_rule_sets(page):
     assert "49" in row and "+10" in row
 
 
+def test_a_narrow_window_shows_every_column_and_both_winners(page):
+    """At 1024 px, two rule sets compared: no column of the score table lies
+    under the side panel (the table scrolls in its own column), the second
+    rule set's winner is marked in the table, and a what-if's "4 -> 5" is
+    one arrow that a line cannot break."""
+    page.set_viewport_size({"width": 1024, "height": 768})
+    build_rulebook_example(page)
+    page.select_option("#compare-select", "gentle-siege")
+    settle(page)
+    page.click('#score tbody tr[data-player="You"]')
+    settle(page)
+    covered = page.evaluate(
+        """() => [...document.querySelectorAll("#score th")].filter((th) => {
+          th.scrollIntoView({block: "center", inline: "center"});
+          const box = th.getBoundingClientRect();
+          const seen = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+          return !th.contains(seen);
+        }).map((th) => th.textContent)"""
+    )
+    assert covered == []
+    # standard: Rival 40 beats You 39; the gentle siege: You 49 beats Rival 40
+    assert "winner" in page.get_attribute('#score tbody tr[data-player="Rival"]', "class")
+    assert "winner-b" in page.get_attribute('#score tbody tr[data-player="You"]', "class")
+    marked = page.eval_on_selector(
+        '#score tbody tr[data-player="You"] td.total-b',
+        "cell => [cell.textContent, getComputedStyle(cell, '::after').content]",
+    )
+    assert marked == ["49", '" ★"']
+    entry = page.inner_text('#next li[data-state="VA"]')
+    assert "region 4 → 5 states: bonus +10" in entry
+
+
 def test_a_broken_board_upload_shows_the_error_in_the_page(page):
     broken = b"name: broken\nstates:\n  A: {ev: 3, neighbors: [B]}\n"
     page.set_input_files(

@@ -19,6 +19,7 @@ import clingo
 import clingo.ast
 
 from evlogic.errors import InputError
+from evlogic.loading.yamlfile import read_file
 from evlogic.resources import display_path, rules_dir
 
 #: The scoring program, one concern per file (see each file's header).  The
@@ -286,6 +287,7 @@ def read_user_programs(programs: Sequence[Path]) -> UserPrograms:
         elif node.ast_type in (types.Minimize,):
             note("optimisation", node)
 
+    check_user_text(programs)
     errors: list[str] = []
     try:
         clingo.ast.parse_files(
@@ -298,6 +300,37 @@ def read_user_programs(programs: Sequence[Path]) -> UserPrograms:
     if refused:
         raise refused[0]
     return UserPrograms(frozenset(mentions), frozenset(defines), frozenset(files), tuple(kinds))
+
+
+#: An ``#include "file"`` directive, and the comments that may hide one.
+_INCLUDE = re.compile(r'#include\s*"((?:[^"\\]|\\.)*)"')
+_COMMENTS = re.compile(r"%\*.*?\*%|%[^\n]*", re.DOTALL)
+
+
+def check_user_text(programs: Sequence[Path]) -> None:
+    """Every file a user's programs read (``#include "..."`` followed, as
+    clingo resolves it: the working directory first, then the including
+    file's folder) is UTF-8 text, else an InputError naming the file and
+    line.  clingo quotes a file's bytes in its messages (a syntax error, an
+    undefined atom), and a message that is not UTF-8 ends the process from
+    inside clingo's Python logger, which cannot decode it."""
+    todo, seen = list(programs), set()
+    while todo:
+        path = todo.pop()
+        if path in seen or not path.is_file():  # clingo's own message says the rest
+            continue
+        seen.add(path)
+        source = display_path(path)
+        data = read_file(path, source)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            raise InputError(source, f"not UTF-8 text ({exc.reason})", line=line) from None
+        for name in _INCLUDE.findall(_COMMENTS.sub("", text)):
+            found = next((c for c in (Path(name), path.parent / name) if c.is_file()), None)
+            if found is not None:
+                todo.append(found)
 
 
 def user_program_error(message: str) -> InputError:

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
-from evlogic.commands.options import add_board_argument, add_format_option, board_argument
+from evlogic.commands.options import (
+    add_board_argument,
+    add_format_option,
+    board_argument,
+    write_output,
+)
+from evlogic.loading.boards import Board
 from evlogic.reports.render import json_text
 
 
@@ -27,10 +32,11 @@ def run(args: argparse.Namespace) -> int:
     from evlogic.web.service import board_document
 
     board = board_argument(args.board, "BOARD")
-    if args.format == "json":
+
+    def as_json(board: Board) -> str:  # the API's document, less what only the API has
         document = board_document(board, args.board)
         del document["inline"]
-        sys.stdout.write(json_text(document) + "\n")
-    else:
-        sys.stdout.write(board_to_text(board))
+        return json_text(document)
+
+    write_output(args.format, board, as_json, board_to_text)
     return 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from evlogic.commands.options import (
     add_board_argument,
@@ -12,9 +11,9 @@ from evlogic.commands.options import (
     add_rules_option,
     board_argument,
     rules_override,
+    write_output,
 )
 from evlogic.loading.rulesets import load_rule_set
-from evlogic.reports.render import json_text
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -39,12 +38,9 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from evlogic.reports.boardreport import board_report
-    from evlogic.reports.render import board_report_to_text
+    from evlogic.reports.render import board_report_to_json, board_report_to_text
 
     board = board_argument(args.board, "BOARD")
     report = board_report(board, rules_override(args) or load_rule_set("standard"), args.rules)
-    if args.format == "json":
-        sys.stdout.write(json_text(report.to_dict()) + "\n")
-    else:
-        sys.stdout.write(board_report_to_text(report))
+    write_output(args.format, report, board_report_to_json, board_report_to_text)
     return 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from evlogic.commands.options import (
     add_format_option,
@@ -12,9 +11,9 @@ from evlogic.commands.options import (
     board_argument,
     rules_override,
     whole,
+    write_output,
 )
 from evlogic.loading.rulesets import load_rule_set
-from evlogic.reports.render import json_text
 from evlogic.resources import bundled_properties
 
 HELP = """\
@@ -62,7 +61,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from evlogic.reports.check import check
-    from evlogic.reports.render import check_to_text
+    from evlogic.reports.render import check_to_json, check_to_text
 
     board = board_argument(args.board)
     rules = rules_override(args) or load_rule_set("standard")
@@ -76,8 +75,5 @@ def run(args: argparse.Namespace) -> int:
         max_states=args.max_states,
         timeout=args.timeout,
     )
-    if args.format == "json":
-        sys.stdout.write(json_text(result.to_dict()) + "\n")
-    else:
-        sys.stdout.write(check_to_text(result))
+    write_output(args.format, result, check_to_json, check_to_text)
     return result.exit_status()

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-from evlogic.commands.options import add_format_option, add_search_options, board_argument
+from evlogic.commands.options import (
+    add_format_option,
+    add_search_options,
+    board_argument,
+    write_output,
+)
 from evlogic.errors import InputError
 from evlogic.loading.rulesets import load_rule_set
-from evlogic.reports.render import json_text
 
 HELP = """\
 Find the smallest position (fewest owned states) where rule sets A and B
@@ -45,7 +48,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from evlogic.reports.diff import diff
-    from evlogic.reports.render import diff_to_text
+    from evlogic.reports.render import diff_to_json, diff_to_text
 
     if len(args.rules) != 2:
         raise InputError("--rules", f"give exactly two rule sets, not {len(args.rules)}")
@@ -61,8 +64,10 @@ def run(args: argparse.Namespace) -> int:
         players=args.players,
         timeout=args.timeout,
     )
-    if args.format == "json":
-        sys.stdout.write(json_text(result.to_dict()) + "\n")
-    else:
-        sys.stdout.write(diff_to_text(result, first, second, board))
+    write_output(
+        args.format,
+        result,
+        diff_to_json,
+        lambda result: diff_to_text(result, first, second, board),
+    )
     return result.exit_status()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from evlogic.commands.options import (
     add_format_option,
@@ -11,6 +10,7 @@ from evlogic.commands.options import (
     add_rules_option,
     read_game,
     rules_override,
+    write_output,
 )
 
 HELP = """\
@@ -42,8 +42,5 @@ def run(args: argparse.Namespace) -> int:
     from evlogic.reports.render import explanation_to_json, explanation_to_text
 
     explanation = explain_game(read_game(args.game, rules_override(args)), args.player)
-    if args.format == "json":
-        sys.stdout.write(explanation_to_json(explanation) + "\n")
-    else:
-        sys.stdout.write(explanation_to_text(explanation))
+    write_output(args.format, explanation, explanation_to_json, explanation_to_text)
     return 0

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, TypeVar
 
 from evlogic.errors import InputError, quote
 from evlogic.limits import add_memory_option, add_time_option, seconds
@@ -16,6 +16,9 @@ from evlogic.loading.games import Game, load_game, load_game_text
 from evlogic.loading.rulesets import RuleSet, bundled_rule_sets, load_rule_set
 from evlogic.loading.yamlfile import Field, read_stream, utf8_text
 from evlogic.resources import default_game
+
+#: What a command's output renders: a report, a result, a document.
+Rendered = TypeVar("Rendered")
 
 #: The most lines batch grounds together (--chunk-size).
 MAX_CHUNK_SIZE = 100_000
@@ -46,6 +49,21 @@ def add_format_option(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--format", choices=["text", "json"], default="text", help="output format (default: text)"
     )
+
+
+def write_output(
+    output_format: str,
+    rendered: Rendered,
+    as_json: Callable[[Rendered], str],
+    as_text: Callable[[Rendered], str],
+) -> None:
+    """Writes ``rendered`` to standard output in the chosen ``--format``:
+    ``as_json`` (a newline added) for json, ``as_text`` (it ends its own
+    lines) for text.  Only the chosen renderer runs."""
+    if output_format == "json":
+        sys.stdout.write(as_json(rendered) + "\n")
+    else:
+        sys.stdout.write(as_text(rendered))
 
 
 def add_board_argument(command: argparse.ArgumentParser) -> None:

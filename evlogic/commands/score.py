@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from evlogic.asp.engine import score_game
 from evlogic.commands.options import (
@@ -12,6 +11,7 @@ from evlogic.commands.options import (
     add_rules_option,
     read_game,
     rules_override,
+    write_output,
 )
 from evlogic.reports.render import to_json, to_text
 
@@ -48,5 +48,5 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     report = score_game(read_game(args.game, rules_override(args)))
-    sys.stdout.write(to_json(report) + "\n" if args.format == "json" else to_text(report))
+    write_output(args.format, report, to_json, to_text)
     return 0

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
-from evlogic.commands.options import add_format_option, add_limit_options
+from evlogic.commands.options import add_format_option, add_limit_options, write_output
 from evlogic.loading.jsonlines import open_input
 
 
@@ -29,5 +28,5 @@ def run(args: argparse.Namespace) -> int:
 
     with open_input(args.reports) as lines:
         stats = batch_stats(lines, "<stdin>" if args.reports == "-" else args.reports)
-    sys.stdout.write(stats_to_json(stats) + "\n" if args.format == "json" else stats_to_text(stats))
+    write_output(args.format, stats, stats_to_json, stats_to_text)
     return 0

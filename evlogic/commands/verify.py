@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from evlogic.commands.options import (
     add_format_option,
@@ -11,8 +10,8 @@ from evlogic.commands.options import (
     add_rules_option,
     rules_override,
     say,
+    write_output,
 )
-from evlogic.reports.render import json_text
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -39,15 +38,11 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.reports.render import verify_to_text
+    from evlogic.reports.render import verify_to_json, verify_to_text
     from evlogic.reports.verify import default_paths, verify_paths
 
     results = verify_paths(args.paths or default_paths(), rules_override(args))
-    if args.format == "json":
-        document = {"scenarios": [result.to_dict() for result in results]}
-        sys.stdout.write(json_text(document) + "\n")
-    else:
-        sys.stdout.write(verify_to_text(results))
+    write_output(args.format, results, verify_to_json, verify_to_text)
     broken = [result.error for result in results if result.error is not None]
     for error in broken:  # bad input: listed as failed, and said on stderr (exit 2)
         say(f"evlogic: error: {error}")

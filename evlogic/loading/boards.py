@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evlogic.errors import quote
-from evlogic.loading.yamlfile import Field, closest, read_yaml
+from evlogic.loading.yamlfile import Field, closest, missing, read_yaml
 from evlogic.resources import bundled_boards
 
 #: clingo integers are 32-bit.  Capping the board's EV keeps every sum the
@@ -152,5 +152,7 @@ def resolve_board(reference: Field, relative_to: Path) -> Path:
     if not path.is_absolute():
         path = relative_to / path
     if not path.is_file():
-        raise reference.error(f"board file {quote(text)} not found (looked for {quote(str(path))})")
+        raise reference.error(
+            f"board file {quote(text)} {missing(path)} (looked for {quote(str(path))})"
+        )
     return path

@@ -16,7 +16,7 @@ from pathlib import Path
 from evlogic.errors import InputError, quote
 from evlogic.loading.boards import Board, load_board, resolve_board
 from evlogic.loading.rulesets import RuleSet, load_rule_set, rule_set_from_field
-from evlogic.loading.yamlfile import Field, is_unicode, read_yaml, yaml_document
+from evlogic.loading.yamlfile import Field, read_yaml, yaml_document
 from evlogic.resources import display_path
 
 #: Keys of a game file: required, then optional.
@@ -117,7 +117,7 @@ def quick_players(value: object, states: Collection[str]) -> list[QuickPlayer] |
         name, home, won = entry.get("name"), entry.get("home"), entry.get("states", [])
         if not isinstance(name, str) or not name.strip() or name in names:
             return None
-        if not name.isascii() and not is_unicode(name):
+        if not name.isprintable():  # the careful path accepts or words it
             return None
         if not isinstance(home, str) or home not in states or home in homes:
             return None

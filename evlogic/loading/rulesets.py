@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 
 from evlogic.errors import InputError, quote
-from evlogic.loading.yamlfile import Field, closest, read_yaml
+from evlogic.loading.yamlfile import Field, closest, missing, read_yaml
 from evlogic.resources import display_path, rules_dir
 
 #: Parameters a rule set may set, and what each must be.
@@ -88,7 +88,7 @@ def resolve_rule_set(reference: Field, base: Path) -> Path:
     path = path if path.is_absolute() else base / path
     if not path.is_file():
         raise reference.error(
-            f"rule set file {quote(text)} not found (looked for {quote(str(path))})"
+            f"rule set file {quote(text)} {missing(path)} (looked for {quote(str(path))})"
         )
     return path
 
@@ -191,6 +191,8 @@ def _parameters(fields: dict[str, Field]) -> dict[str, object]:
             tiers = []
             for key, value in field.entries("a mapping of region size to bonus"):
                 size = _whole(key, 1, 10_000, "a region size")
+                if any(size == earlier for earlier, _ in tiers):  # 3 and 03
+                    raise key.error(f"region size {size} has two tiers")
                 tiers.append((size, value.integer(0, MAX_BONUS, what="a bonus")))
             if not tiers:
                 raise field.error("must have at least one tier")
@@ -217,6 +219,8 @@ def _whole(key: Field, low: int, high: int, what: str) -> int:
     text = str(key.value)
     if not (text.isascii() and text.isdigit()):  # not '³', not '1_0'
         raise key.error(f"must be {what} (a whole number), not {quote(text)}")
+    if len(text) > 1 and text.startswith("0"):  # 03: written as a person writes 3
+        raise key.error(f"must be {what} written in decimal digits, not {quote(text)}")
     if len(text.lstrip("0")) > len(str(high)) or not low <= int(text) <= high:
         raise key.error(f"must be {what} between {low} and {high}, not {quote(text)}")
     return int(text)
@@ -226,5 +230,7 @@ def _program_path(item: Field, base: Path) -> Path:
     text = item.text("an .lp file")
     path = Path(text) if Path(text).is_absolute() else base / text
     if not path.is_file():
-        raise item.error(f"rule program {quote(text)} not found (looked for {quote(str(path))})")
+        raise item.error(
+            f"rule program {quote(text)} {missing(path)} (looked for {quote(str(path))})"
+        )
     return path

@@ -10,6 +10,7 @@ errors, and :class:`Field` turns "not what we expected" into an
 from __future__ import annotations
 
 import difflib
+import re
 import stat
 import unicodedata
 from collections.abc import Iterable, Iterator
@@ -25,6 +26,9 @@ _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 #: The largest YAML file (game, board, rule set) evlogic reads.
 MAX_FILE_BYTES = 64 * 1024 * 1024
+
+#: A whole number as a person writes it: decimal digits, no leading zero.
+_DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
 
 #: Longer whole numbers are not read at all (no limit of evlogic is near).
 MAX_DIGITS = 30
@@ -272,6 +276,12 @@ def _size(limit: int) -> str:
     return f"{limit // 2**20} MiB" if limit % 2**20 == 0 else f"{limit} bytes"
 
 
+def missing(path: Path) -> str:
+    """Why a path named as a file is none: ``not found``, or there but ``is
+    not a regular file`` (a directory, a device)."""
+    return "is not a regular file" if path.exists() else "not found"
+
+
 def utf8_text(data: bytes, source: str) -> str:
     """Bytes read from a file or standard input, as text; not UTF-8 is an InputError."""
     try:
@@ -447,6 +457,12 @@ class Field:
             scalar = isinstance(value, (str, int, float))
             written = f" ({quote(self.raw or value)})" if scalar else ""
             raise self.error(f"must be {what}, not {_type_name(value)}{written}")
+        if self.raw is not None and not _DECIMAL.fullmatch(self.raw):
+            # YAML 1.1 reads 010 as 8, 0x10 as 16, 1:30 as 90: never what was meant
+            raise self.error(
+                f"must be {what} written in decimal digits, not {quote(self.raw)} "
+                f"(YAML would read it as {shortened(str(value), 40)})"
+            )
         if not minimum <= value <= maximum:
             shown = shortened(str(value), 40)
             raise self.error(f"must be {what} between {minimum} and {maximum}, not {shown}")

@@ -192,6 +192,10 @@ def stats_to_text(stats: BatchStats) -> str:
     return "\n".join(lines) + "\n"
 
 
+def verify_to_json(results: list[ScenarioResult]) -> str:
+    return json_text({"scenarios": [result.to_dict() for result in results]})
+
+
 def verify_to_text(results: list[ScenarioResult]) -> str:
     lines = []
     for result in results:
@@ -207,6 +211,10 @@ def verify_to_text(results: list[ScenarioResult]) -> str:
     scenarios = "1 scenario" if len(results) == 1 else f"{len(results)} scenarios"
     lines.append(f"{scenarios}: {passed} passed, {len(results) - passed} failed")
     return "\n".join(lines) + "\n"
+
+
+def board_report_to_json(report: BoardReport) -> str:
+    return json_text(report.to_dict())
 
 
 def board_report_to_text(report: BoardReport) -> str:
@@ -265,6 +273,10 @@ def smallest_text(smallest: bool) -> str:
     return "not proved smallest: time ran out before every smaller size was ruled out"
 
 
+def check_to_json(result: CheckResult) -> str:
+    return json_text(result.to_dict())
+
+
 def check_to_text(result: CheckResult) -> str:
     where = f"{result.board} with {players_text(result.players)} ({result.rules} rules)"
     if result.max_states is not None:
@@ -279,6 +291,10 @@ def check_to_text(result: CheckResult) -> str:
         f"# {result.property}: counterexample on {where}, found in {took};\n"
         f"# {smallest_text(result.smallest)}. Score it with: evlogic score FILE\n{game}"
     )
+
+
+def diff_to_json(result: DiffResult) -> str:
+    return json_text(result.to_dict())
 
 
 def diff_to_text(result: DiffResult, first: RuleSet, second: RuleSet, board: Board) -> str:

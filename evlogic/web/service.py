@@ -173,6 +173,22 @@ def _entry(catalog: dict, name: str, fallback: str, value: object) -> str:
 # --- requests ------------------------------------------------------------
 
 
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """A JSON object whose keys are all different (``json`` keeps the last of
+    two, so a second ``"players"`` would silently replace the first)."""
+    value: dict[str, object] = {}
+    for key, item in pairs:
+        if key in value:
+            raise _DuplicateKey(key)
+        value[key] = item
+    return value
+
+
 def parse_json(body: bytes) -> Field:
     """A request body as a top-level Field; not JSON is an InputError."""
     try:
@@ -180,7 +196,11 @@ def parse_json(body: bytes) -> Field:
     except UnicodeDecodeError as error:
         raise InputError(SOURCE, f"not UTF-8 text ({error.reason} at byte {error.start})") from None
     try:
-        value = json.loads(text)
+        value = json.loads(text, object_pairs_hook=_unique_keys)
+    except _DuplicateKey as duplicate:
+        raise InputError(
+            SOURCE, f"duplicate key {quote(duplicate.key)} (JSON would keep the last one)"
+        ) from None
     except json.JSONDecodeError as error:
         raise InputError(
             SOURCE, f"invalid JSON: {error.msg} (line {error.lineno} column {error.colno})"

@@ -458,6 +458,7 @@ function renderScore(report, second) {
         element.prepend(swatch);
       }
       if (i === 9) element.classList.add("total");
+      if (i === 10) element.classList.add("total-b");  // under the second rule set
       return element;
     }));
     line.dataset.player = player.name;
@@ -513,7 +514,9 @@ function renderExplanation(explanation) {
     lines.push(`+ ${join.state} joins: touches ${join.links.join(", ")}`);
   }
   for (const left of explanation.excluded) {
-    const touches = left.links.length ? `touches ${left.links.join(", ")}` : "touches no region state";
+    const touches = left.links.length === 1
+      ? `touches only ${left.links[0]}`
+      : left.links.length ? `touches ${left.links.join(", ")}` : "touches no region state";
     lines.push(`− ${left.state} left out: ${touches}; needs ${left.needed}`);
   }
   for (const siege of explanation.siege) {
@@ -533,7 +536,9 @@ function renderExplanation(explanation) {
     const item = document.createElement("li");
     item.dataset.state = entry.state;
     const from = entry.holder ? ` from ${entry.holder}` : "";
-    item.textContent = `${entry.state}${from}: ${signed(entry.gain)} (${entry.reasons.join("; ")})`;
+    // the command line's reasons; its "4 -> 5" arrow as one character, so a line never breaks inside it
+    const reasons = entry.reasons.join("; ").replaceAll(" -> ", " → ") || "no change";
+    item.textContent = `${entry.state}${from}: ${signed(entry.gain)} (${reasons})`;
     next.append(item);
   }
 }
