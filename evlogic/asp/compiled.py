@@ -5,12 +5,13 @@ batch` scores with a second encoding of the rules, laid out for many
 positions: the board is compiled once per (board, rule set), by ASP
 (``rules/batch/compile.lp``, over the readable rules' face values and
 triangles), into tables; each chunk gets the tables and one input atom per
-player and block, ``owns(G, P, N, H, K, M0..M6)``, whose masks hold the
+player and block, ``owns(G, P, H, K, M0..M6)``, whose masks hold the
 player's states (home included) 8 to a group.  Regions, sieges, bonuses,
 totals and winners are decided by the rules; this module only packs ids into
-bits, decodes bits back to ids through the compiled tables, and answers
+bits, reads the model's shown atoms back as rows of numbers, and answers
 where a state is listed in its player's list when the rules ask (only for
 the states of cores whose closures tie: the tie goes to the core won first).
+evlogic/batch/lines.py writes the rows as report lines.
 
 The reports are the ``score --format json`` contract, byte for byte the
 readable encoding's (tests/test_compiled.py compares them on random boards,
@@ -19,8 +20,7 @@ rule sets and positions).
 
 from __future__ import annotations
 
-import re
-from collections import defaultdict
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial, reduce
@@ -63,30 +63,18 @@ TABLES = (
     "core_across",
     "core_mask",
     "bonus_for",
-    "layout",
 )
 
 BLOCK = 56  # states a block: 7 groups of 8
-FIGURES = ("winner", "total", "face_ev", "siege_penalty", "region_bonus", "net_bonus")
-_FLAT_ATOM = re.compile(r"(\w+)\((-?\d+(?:,-?\d+)*)\)")
 
-#: clasp's options: the figures are read from the cost vector, which no
-#: optimisation changes (every element is a fact; the bound only asks
-#: clasp to enumerate, not to optimise).
-SOLVE_OPTIONS = ["--models=1", "--opt-mode=enum,2147483647"]
+#: clasp's options: every atom of a grounded chunk is a fact, so the one
+#: model needs no search.
+SOLVE_OPTIONS = ["--models=1"]
 
-Field = tuple[int, int, int]  # (level offset, shift, mask)
-
-
-@dataclass(frozen=True)
-class Reader:
-    """Where the figures of a player with a given home are in the cost
-    vector (compile.lp's field_at/5 and siege_field/4): the fields of
-    FIGURES, and the siege groups in state order, each with its ids by mask."""
-
-    levels: int
-    figures: tuple[Field, ...]
-    sieges: tuple[tuple[tuple[tuple[str, ...], ...], Field], ...]  # (ids by mask, field)
+#: The shown atoms of rules/batch/output.lp, as the tags their rows start
+#: with once :func:`solve` has read them (see :data:`SHOWN`).
+WON, FIGURES, FACE_UPTO, WINNER, CORE, JOINED = range(6)
+SHOWN = ("won", "figures", "face_upto", "winner", "core", "joined")
 
 
 @dataclass(frozen=True, eq=False)
@@ -101,7 +89,6 @@ class Compiled:
     slots: dict[str, tuple[int, int, int]]  # state id -> (block, group, bit)
     decode: dict[tuple[int, int], tuple[tuple[str, ...], ...]]  # (block, group) -> ids by mask
     ids: tuple[str, ...]  # state ids by number
-    readers: dict[str, Reader]  # home id -> where its player's figures are
     bits: dict[str, int]  # state id -> 2 ** its number (slot/4: its group's bit)
     numbers: dict[str, int]  # state id -> its number
 
@@ -143,7 +130,6 @@ def _compiled(board: Board, key: tuple, rules: RuleSet) -> Compiled:
     control.solve(on_model=lambda model: shown.extend(model.symbols(shown=True)))
     tables: dict[str, list[Symbol]] = {name: [] for name in TABLES}
     scalars: dict[str, Symbol] = {"union_region": Number(0)}
-    layout: dict[str, list[tuple[int, ...]]] = defaultdict(list)
     readable_only = False
     for symbol in shown:
         if symbol.name in tables:
@@ -152,8 +138,6 @@ def _compiled(board: Board, key: tuple, rules: RuleSet) -> Compiled:
             readable_only = True
         elif symbol.name == "union_region":
             scalars["union_region"] = Number(1)
-        elif symbol.name in ("slots", "field_at", "siege_field"):
-            layout[symbol.name].append(tuple(argument.number for argument in symbol.arguments))
         else:
             scalars[symbol.name] = symbol.arguments[0]
     ids = state_ids(board)
@@ -183,35 +167,12 @@ def _compiled(board: Board, key: tuple, rules: RuleSet) -> Compiled:
         slots=slots,
         decode=decode,
         ids=ids,
-        readers=_readers(ids, layout, decode),
         bits={
             state: 1 << (block * BLOCK + group * 8 + bit.bit_length() - 1)
             for state, (block, group, bit) in slots.items()
         },
         numbers={state: n for n, state in enumerate(ids)},
     )
-
-
-def _readers(
-    ids: tuple[str, ...],
-    layout: dict[str, list[tuple[int, ...]]],
-    decode: dict[tuple[int, int], tuple[tuple[str, ...], ...]],
-) -> dict[str, Reader]:
-    """Each home's Reader, from compile.lp's slots/2, field_at/5, siege_field/4."""
-    fields: dict[int, dict[int, Field]] = defaultdict(dict)
-    for home, index, level, shift, width in layout["field_at"]:
-        fields[home][index] = (level, shift, (1 << width) - 1)
-    sieges: dict[int, list[tuple[tuple[tuple[str, ...], ...], Field]]] = defaultdict(list)
-    for home, block, group, index in sorted(layout["siege_field"]):
-        sieges[home].append((decode[block, group], fields[home][index]))
-    return {
-        ids[home]: Reader(
-            levels=levels,
-            figures=tuple(fields[home][index] for index in range(1, len(FIGURES) + 1)),
-            sieges=tuple(sieges[home]),
-        )
-        for home, levels in layout["slots"]
-    }
 
 
 def _quiet(code: clingo.MessageCode, message: str) -> None:
@@ -265,8 +226,8 @@ def position_of(game: Game, board: Compiled) -> Position:
 
 
 class _Context:
-    """Answers the @-calls of rules/batch/tables.lp, the positions' owns/12
-    and taken/10, and @listed for the states of tied cores
+    """Answers the @-calls of rules/batch/tables.lp, the positions' owns/11
+    and taken/9, and @listed for the states of tied cores
     (rules/batch/region.lp)."""
 
     def __init__(self, board: Compiled, packed: Packed, positions: Sequence[Position]) -> None:
@@ -299,40 +260,30 @@ class _Context:
 
 @dataclass(frozen=True)
 class Packed:
-    """A chunk's positions as input atoms, and where their figures come back:
-    each position's cost level, and each of its players' first level."""
+    """A chunk's positions as input atoms."""
 
-    owns: list[Symbol]  # owns(G, P, L, H, K, M0..M6)
-    taken: list[Symbol]  # taken(G, L, K, T0..T6)
-    levels: list[tuple[int, list[int]]]
+    owns: list[Symbol]  # owns(G, P, H, K, M0..M6)
+    taken: list[Symbol]  # taken(G, K, T0..T6)
 
 
 def pack(board: Compiled, positions: Sequence[Position]) -> Packed:
     """The input atoms of every player (its masks, a block at a time) and
-    position (all players' masks or-ed), and the cost levels of positions
-    and players (compile.lp's slots/2)."""
+    position (all players' masks or-ed)."""
     owns: list[Symbol] = []
     taken: list[Symbol] = []
-    levels: list[tuple[int, list[int]]] = []
-    readers, numbers = board.readers, board.numbers
+    numbers = board.numbers
     size = board.blocks * 7  # bytes: one a group
     blocks = [(block, block * 7, block * 7 + 7) for block in range(board.blocks)]
-    level = 0
     for index, position in enumerate(positions):
-        here, level = level, level + 1
-        firsts = []
         for p, (home, mask) in enumerate(zip(position.homes, position.masks, strict=True)):
-            firsts.append(level)
-            head = [index, p, level, numbers[home]]
-            level += readers[home].levels
+            head = [index, p, numbers[home]]
             groups = mask.to_bytes(size, "little")
             for block, start, stop in blocks:
                 owns.append(_owns([*head, block, *groups[start:stop]]))
         groups = reduce(or_, position.masks).to_bytes(size, "little")
         for block, start, stop in blocks:
-            taken.append(_taken([index, here, block, *groups[start:stop]]))
-        levels.append((here, firsts))
-    return Packed(owns, taken, levels)
+            taken.append(_taken([index, block, *groups[start:stop]]))
+    return Packed(owns, taken)
 
 
 def ground_chunk(board: Compiled, packed: Packed, positions: Sequence[Position]) -> clingo.Control:
@@ -352,23 +303,65 @@ def ground_chunk(board: Compiled, packed: Packed, positions: Sequence[Position])
     return control
 
 
-@dataclass(frozen=True)
-class Answer:
-    """The one model: its cost vector, and its shown atoms (core/4 and
-    joined/4, for players with a core) as one string."""
-
-    cost: list[int]
-    shown: str
+Row = list[int]  # a shown atom: its tag (SHOWN), then its arguments
 
 
-def solve(control: clingo.Control) -> Answer:
-    """Solve the grounded chunk (every atom is a fact: no search) and read
-    the model at once (clingo's Python API costs about a microsecond a call:
-    the shown atoms are read as one string)."""
+def solve(control: clingo.Control) -> str:
+    """Solve the grounded chunk (every atom is a fact: no search) and give
+    the model's shown atoms (rules/batch/output.lp) as the text of one
+    tuple, for :func:`read_rows` (clingo's Python API costs about a
+    microsecond a symbol: the text is made in clingo)."""
     with control.solve(yield_=True) as handle:
         for model in handle:
-            return Answer(model.cost, str(Tuple_(model.symbols(shown=True))))
+            return _shown_text(model)
     raise SolverError("the batch encoding has no answer set")
+
+
+def read_rows(shown: str) -> list[Row]:
+    """The shown atoms as rows of numbers, each led by its tag in
+    :data:`SHOWN` (parsed as JSON, in C)."""
+    return json.loads(_as_json(shown))
+
+
+def _as_json(text: str) -> str:
+    """A tuple of flat atoms of numbers, ``(won(0,36,1),...)``, as a JSON
+    list of rows, ``[[0,0,36,1],...]`` (a tuple of one atom ends in ``,)``)."""
+    for tag, name in enumerate(SHOWN):
+        text = text.replace(name + "(", f"[{tag},")
+    return text.replace(",)", ")").replace("(", "[").replace(")", "]")
+
+
+def _shown_text(model: clingo.Model) -> str:
+    """The model's shown atoms as the string of one tuple, made in clingo
+    (no Python object a symbol), or through the Python API when this clingo
+    does not expose what that needs."""
+    text = _raw_shown_text(model)
+    return str(Tuple_(model.symbols(shown=True))) if text is None else text
+
+
+def _raw_shown_text(model: clingo.Model) -> str | None:
+    try:
+        from clingo._internal import _ffi, _lib
+
+        rep = model._rep  # type: ignore[attr-defined]
+        shown = _lib.clingo_show_type_shown
+    except (ImportError, AttributeError):
+        return None
+    size = _ffi.new("size_t*")
+    if not _lib.clingo_model_symbols_size(rep, shown, size):
+        return None
+    symbols = _ffi.new("clingo_symbol_t[]", max(size[0], 1))
+    tuple_ = _ffi.new("clingo_symbol_t*")
+    if not (
+        _lib.clingo_model_symbols(rep, shown, symbols, size[0])
+        and _lib.clingo_symbol_create_function(b"", symbols, size[0], True, tuple_)
+        and _lib.clingo_symbol_to_string_size(tuple_[0], size)
+    ):
+        return None
+    chars = _ffi.new("char[]", size[0])
+    if not _lib.clingo_symbol_to_string(tuple_[0], chars, size[0]):
+        return None
+    return _ffi.string(chars).decode()
 
 
 def _grow(
@@ -398,121 +391,7 @@ def _is_fact(control: clingo.Control, name: str, value: int) -> bool:
     return found is not None and found.is_fact
 
 
-def score_games(board: Board, rules: RuleSet, games: Sequence[Game]) -> list[dict]:
-    """The ``score --format json`` report of every game (all on ``board``,
-    scored by ``rules``, for which :func:`applies`)."""
-    table = compiled(board, rules)
-    positions = [position_of(game, table) for game in games]
-    return score_positions(table, positions, board.name, rules.name)
-
-
-def score_positions(
-    board: Compiled, positions: Sequence[Position], board_name: str, rules_name: str
-) -> list[dict]:
-    """The reports of ``positions`` (see :func:`read_position`)."""
-    packed = pack(board, positions)
-    answer = solve(ground_chunk(board, packed, positions))
-    return decode(board, positions, packed, answer, board_name, rules_name)
-
-
-def decode(
-    board: Compiled,
-    positions: Sequence[Position],
-    packed: Packed,
-    answer: Answer,
-    board_name: str,
-    rules_name: str,
-) -> list[dict]:
-    """Reports from the cost vector and the shown atoms (see
-    rules/batch/output.lp), through compile.lp's tables."""
-    cores: dict[tuple[int, int], tuple[int, ...]] = {}
-    joined: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
-    for name, arguments in _FLAT_ATOM.findall(answer.shown):
-        g, p, *rest = map(int, arguments.split(","))
-        if name == "core":
-            cores[g, p] = tuple(rest)
-        else:
-            state, layer = rest
-            joined[g, p].append((layer, state))
-    if len(answer.cost) != _levels(board, positions, packed):
-        raise SolverError("the batch encoding broke its output")
-    head = {"board": board_name, "rules": rules_name}
-    return [
-        _report(board, head, position, answer.cost, index, levels, cores, joined)
-        for index, (position, levels) in enumerate(zip(positions, packed.levels, strict=True))
-    ]
-
-
-def _levels(board: Compiled, positions: Sequence[Position], packed: Packed) -> int:
-    """How many cost levels the chunk's positions and players have."""
-    if not positions:
-        return 0
-    return packed.levels[-1][1][-1] + board.readers[positions[-1].homes[-1]].levels
-
-
-def _report(
-    board: Compiled,
-    head: dict,
-    position: Position,
-    cost: list[int],
-    index: int,
-    levels: tuple[int, list[int]],
-    cores: dict[tuple[int, int], tuple[int, ...]],
-    joined: dict[tuple[int, int], list[tuple[int, int]]],
-) -> dict:
-    ids = board.ids
-    here, firsts = levels
-    players = []
-    winners = []
-    for p, (name, home, states, first) in enumerate(
-        zip(position.names, position.homes, position.states, firsts, strict=True)
-    ):
-        reader = board.readers[home]
-        winner, total, face, penalty, bonus, net = [
-            (cost[first + level] >> shift) & mask for level, shift, mask in reader.figures
-        ]
-        siege: list[str] = []
-        for table, (level, shift, mask) in reader.sieges:
-            siege.extend(table[(cost[first + level] >> shift) & mask])
-        core: list[str] = []
-        region: list[str] = []
-        if (index, p) in cores:
-            a, b = cores[index, p]
-            core = [home, ids[a], ids[b]]
-            later = sorted(
-                entry
-                for entry in joined[index, p]
-                if entry[1] not in (a, b) and ids[entry[1]] != home
-            )
-            region = core + [ids[state] for _, state in later]
-        players.append(
-            {
-                "name": name,
-                "home": home,
-                "states": sorted({home, *states}),
-                "face_ev": face,
-                "core": core,
-                "region": region,
-                "region_bonus": bonus,
-                "siege": siege,
-                "siege_penalty": penalty,
-                "net_bonus": net,
-                "total": total,
-            }
-        )
-        if winner:
-            winners.append(name)
-    return {
-        **head,
-        "final": bool(cost[here] & 1),
-        "states_won": cost[here] >> 1,
-        "game_end": board.game_end,
-        "players": players,
-        "winners": winners,
-    }
-
-
-# --- input atoms: owns/12 and taken/10, made in Python -------------------------
+# --- input atoms: owns/11 and taken/9, made in Python -------------------------
 # The @-calls of rules/batch/position.lp answer with the atoms themselves, not
 # tuples: the grounder's head atom is then the very symbol made here, so a
 # position leaves half as many symbols behind (clingo keeps every symbol).
