@@ -20,7 +20,6 @@ rule sets and positions).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial, reduce
@@ -70,11 +69,6 @@ BLOCK = 56  # states a block: 7 groups of 8
 #: clasp's options: every atom of a grounded chunk is a fact, so the one
 #: model needs no search.
 SOLVE_OPTIONS = ["--models=1"]
-
-#: The shown atoms of rules/batch/output.lp, as the tags their rows start
-#: with once :func:`solve` has read them (see :data:`SHOWN`).
-WON, FIGURES, FACE_UPTO, WINNER, CORE, JOINED = range(6)
-SHOWN = ("won", "figures", "face_upto", "winner", "core", "joined")
 
 
 @dataclass(frozen=True, eq=False)
@@ -303,13 +297,13 @@ def ground_chunk(board: Compiled, packed: Packed, positions: Sequence[Position])
     return control
 
 
-Row = list[int]  # a shown atom: its tag (SHOWN), then its arguments
+Atom = tuple[str, list[str]]  # a shown atom: its name, its arguments as written
 
 
 def solve(control: clingo.Control) -> str:
     """Solve the grounded chunk (every atom is a fact: no search) and give
     the model's shown atoms (rules/batch/output.lp) as the text of one
-    tuple, for :func:`read_rows` (clingo's Python API costs about a
+    tuple, for :func:`read_atoms` (clingo's Python API costs about a
     microsecond a symbol: the text is made in clingo)."""
     with control.solve(yield_=True) as handle:
         for model in handle:
@@ -317,18 +311,17 @@ def solve(control: clingo.Control) -> str:
     raise SolverError("the batch encoding has no answer set")
 
 
-def read_rows(shown: str) -> list[Row]:
-    """The shown atoms as rows of numbers, each led by its tag in
-    :data:`SHOWN` (parsed as JSON, in C)."""
-    return json.loads(_as_json(shown))
-
-
-def _as_json(text: str) -> str:
-    """A tuple of flat atoms of numbers, ``(won(0,36,1),...)``, as a JSON
-    list of rows, ``[[0,0,36,1],...]`` (a tuple of one atom ends in ``,)``)."""
-    for tag, name in enumerate(SHOWN):
-        text = text.replace(name + "(", f"[{tag},")
-    return text.replace(",)", ")").replace("(", "[").replace(")", "]")
+def read_atoms(shown: str) -> list[Atom]:
+    """The shown atoms of :func:`solve`'s text, ``(won(0,36,1),...)``, as
+    names and arguments, the numbers left as text (they are copied into
+    the report lines as they are; parsing them costs more than the rest)."""
+    inner = shown[1:-1].removesuffix(",")  # a tuple of one atom ends in ",)"
+    if not inner:
+        return []
+    return [
+        (name, arguments.split(","))
+        for name, _, arguments in (atom.partition("(") for atom in inner[:-1].split("),"))
+    ]
 
 
 def _shown_text(model: clingo.Model) -> str:
@@ -350,18 +343,30 @@ def _raw_shown_text(model: clingo.Model) -> str | None:
     size = _ffi.new("size_t*")
     if not _lib.clingo_model_symbols_size(rep, shown, size):
         return None
-    symbols = _ffi.new("clingo_symbol_t[]", max(size[0], 1))
+    count = size[0]
+    symbols = _ffi.new("clingo_symbol_t[]", max(count, 1))
     tuple_ = _ffi.new("clingo_symbol_t*")
     if not (
-        _lib.clingo_model_symbols(rep, shown, symbols, size[0])
-        and _lib.clingo_symbol_create_function(b"", symbols, size[0], True, tuple_)
-        and _lib.clingo_symbol_to_string_size(tuple_[0], size)
+        _lib.clingo_model_symbols(rep, shown, symbols, count)
+        and _lib.clingo_symbol_create_function(b"", symbols, count, True, tuple_)
     ):
         return None
-    chars = _ffi.new("char[]", size[0])
-    if not _lib.clingo_symbol_to_string(tuple_[0], chars, size[0]):
-        return None
+    # Printing is most of the cost, and asking the size prints once more: a
+    # buffer big enough for every shown atom is tried first (clingo fails,
+    # and is asked the size, only if it is not).
+    chars = _ffi.new("char[]", _SHOWN_CHARS * count + 3)
+    if not _lib.clingo_symbol_to_string(tuple_[0], chars, len(chars)):
+        if not _lib.clingo_symbol_to_string_size(tuple_[0], size):
+            return None
+        chars = _ffi.new("char[]", size[0])
+        if not _lib.clingo_symbol_to_string(tuple_[0], chars, size[0]):
+            return None
     return _ffi.string(chars).decode()
+
+
+#: Characters a shown atom of rules/batch/output.lp takes at most, comma
+#: included: face_upto/12 with ten-digit numbers.
+_SHOWN_CHARS = len("face_upto(),") + 12 * 12
 
 
 def _grow(

@@ -398,9 +398,9 @@ def _score_positions(
         table = compiled.compiled(board, rules)
         scored = [position for _, position in positions]
         control = compiled.ground_chunk(table, compiled.pack(table, scored), scored)
-        rows = compiled.read_rows(compiled.solve(control))
+        atoms = compiled.read_atoms(compiled.solve(control))
         numbers = [number for number, _ in positions]
-        lines = report_lines(table, board.name, rules.name, scored, numbers, rows)
+        lines = report_lines(table, board.name, rules.name, scored, numbers, atoms)
         return dict(zip(numbers, lines, strict=True))
     except Exception as error:
         if len(positions) == 1:
