@@ -156,5 +156,5 @@ def test_input_atoms_are_the_symbols_function_gives():
     from clingo import Function, Number
 
     for values in ([0, 1, 5000, 3, 0, 255, 17, 0, 0, 0, 0, 1], [70000, 2], [0] * 20):
-        assert compiled._owns(values) == Function("owns", [Number(value) for value in values])
-        assert compiled._taken(values) == Function("taken", [Number(value) for value in values])
+        assert compiled._owns([values]) == [Function("owns", [Number(value) for value in values])]
+        assert compiled._taken([values]) == [Function("taken", [Number(value) for value in values])]

@@ -22,8 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache, partial, reduce
-from operator import or_
+from functools import lru_cache, partial
 
 import clingo
 from clingo import Function, Number, Symbol, Tuple_
@@ -31,8 +30,9 @@ from clingo import Function, Number, Symbol, Tuple_
 from evlogic.asp.facts import board_program, state_ids
 from evlogic.asp.solver import SolverError
 from evlogic.loading.boards import Board
-from evlogic.loading.games import Game, quick_players
+from evlogic.loading.games import LINE_KEYS, PLAYER_KEYS, Game
 from evlogic.loading.rulesets import RuleSet
+from evlogic.loading.yamlfile import is_unicode
 from evlogic.resources import rules_dir
 
 #: The readable rules compile.lp reads (face values, triangles, game end,
@@ -188,22 +188,61 @@ class Position:
 
 
 def read_position(value: object, board: Compiled) -> Position | None:
-    """The position of a JSON line on ``board``, checked by
-    :func:`evlogic.loading.games.quick_players` (as :func:`~evlogic.loading.games.quick_game`
-    checks it: no Game, no Player), its ids packed straight into masks; None
-    whenever anything is unusual, so that the careful path finds and words
-    the error.  Keys other than ``players`` are the caller's (board, rules,
-    expect)."""
-    players = quick_players(value, board.bits)
-    if players is None:
+    """The position of a JSON line on ``board``, checked as
+    :func:`evlogic.loading.games.quick_players` checks it (names, homes,
+    state ids, no state owned twice, homes never change hands; the test
+    suite holds the two to accepting the same lines), with the checks done
+    on the masks the ids are packed into; None whenever anything is unusual,
+    so that the careful path finds and words the error.  Keys other than
+    ``players`` are the caller's (board, rules, expect)."""
+    if not isinstance(value, dict) or not LINE_KEYS.issuperset(value):
+        return None
+    listed = value.get("players")
+    if not isinstance(listed, list) or not listed:
         return None
     bits = board.bits
-    return Position(
-        tuple(name for name, _, _ in players),
-        tuple(home for _, home, _ in players),
-        tuple(tuple(won) for _, _, won in players),
-        tuple(sum(map(bits.__getitem__, {home, *won})) for _, home, won in players),
-    )
+    names: list[str] = []
+    homes: list[str] = []
+    states: list[tuple[str, ...]] = []
+    masks: list[int] = []  # each player's listed states (home not added yet)
+    home_bits: list[int] = []
+    all_homes = 0
+    for entry in listed:
+        if not isinstance(entry, dict) or not PLAYER_KEYS.issuperset(entry):
+            return None
+        name, home, won = entry.get("name"), entry.get("home"), entry.get("states", [])
+        if not isinstance(name, str) or not name.strip() or name in names:
+            return None
+        if not name.isascii() and not is_unicode(name):
+            return None
+        if not isinstance(home, str) or not isinstance(won, list):
+            return None
+        home_bit = bits.get(home)
+        if home_bit is None or all_homes & home_bit:
+            return None
+        mask = 0
+        try:
+            for state in won:
+                bit = bits.get(state)
+                if bit is None or mask & bit:  # not a state id, or listed twice
+                    return None
+                mask |= bit
+        except TypeError:  # an unhashable entry: not a state id
+            return None
+        all_homes |= home_bit
+        names.append(name)
+        homes.append(home)
+        states.append(tuple(won))
+        masks.append(mask)
+        home_bits.append(home_bit)
+    owned = all_homes  # homes, then every state claimed so far
+    for index, (mask, home_bit) in enumerate(zip(masks, home_bits, strict=True)):
+        claimed = mask & ~home_bit
+        if claimed & owned:  # another's home or state
+            return None
+        owned |= claimed
+        masks[index] = mask | home_bit
+    return Position(tuple(names), tuple(homes), tuple(states), tuple(masks))
 
 
 def position_of(game: Game, board: Compiled) -> Position:
@@ -263,21 +302,21 @@ class Packed:
 def pack(board: Compiled, positions: Sequence[Position]) -> Packed:
     """The input atoms of every player (its masks, a block at a time) and
     position (all players' masks or-ed)."""
-    owns: list[Symbol] = []
-    taken: list[Symbol] = []
+    owns: list[list[int]] = []
+    taken: list[list[int]] = []
     numbers = board.numbers
     size = board.blocks * 7  # bytes: one a group
     blocks = [(block, block * 7, block * 7 + 7) for block in range(board.blocks)]
     for index, position in enumerate(positions):
+        everyone = 0
         for p, (home, mask) in enumerate(zip(position.homes, position.masks, strict=True)):
-            head = [index, p, numbers[home]]
+            everyone |= mask
             groups = mask.to_bytes(size, "little")
-            for block, start, stop in blocks:
-                owns.append(_owns([*head, block, *groups[start:stop]]))
-        groups = reduce(or_, position.masks).to_bytes(size, "little")
-        for block, start, stop in blocks:
-            taken.append(_taken([index, block, *groups[start:stop]]))
-    return Packed(owns, taken)
+            head = (index, p, numbers[home])
+            owns.extend([*head, block, *groups[start:stop]] for block, start, stop in blocks)
+        groups = everyone.to_bytes(size, "little")
+        taken.extend([index, block, *groups[start:stop]] for block, start, stop in blocks)
+    return Packed(_owns(owns), _taken(taken))
 
 
 def ground_chunk(board: Compiled, packed: Packed, positions: Sequence[Position]) -> clingo.Control:
@@ -412,11 +451,11 @@ def _number(value: int) -> Symbol:
     return Number(value)
 
 
-def _fast_atom_symbol(name: str) -> Callable[[list[int]], Symbol] | None:
-    """:func:`_atom_symbol` for ``name`` through clingo's C API, with one
-    argument buffer and the numbers' handles in a list (Function costs
-    about 6 us for 12 numbers, this about 2 us); None when this clingo does
-    not expose what it needs (then Function is used)."""
+def _fast_atoms(name: str) -> Callable[[list[list[int]]], list[Symbol]] | None:
+    """:func:`_atoms` for ``name`` through clingo's C API, with one argument
+    buffer and the numbers' handles in a list (Function costs about 6 us for
+    12 numbers, this about 1.5 us); None when this clingo does not expose
+    what it needs (then Function is used)."""
     try:
         from clingo._internal import _ffi, _lib
 
@@ -428,20 +467,35 @@ def _fast_atom_symbol(name: str) -> Callable[[list[int]], Symbol] | None:
         return None
     encoded = name.encode()
 
-    def fast(values: list[int]) -> Symbol:
-        size = len(values)
-        if size > 32 or min(values) < 0:
-            return _atom_symbol(name, values)
-        top = max(values)
+    def fast(rows: list[list[int]]) -> list[Symbol]:
+        if not rows:
+            return []
+        if max(map(len, rows)) > 32 or min(map(min, rows)) < 0:
+            return [_atom_symbol(name, values) for values in rows]
+        top = max(map(max, rows))
         if top >= len(handles):
             handles.extend(Number(value)._rep for value in range(len(handles), 2 * top + 1))
-        buffer[0:size] = [handles[value] for value in values]
-        if not create(encoded, buffer, size, True, out):
-            return _atom_symbol(name, values)
-        return Symbol(out[0])
+        handle = handles.__getitem__
+        atoms = []
+        for values in rows:
+            size = len(values)
+            buffer[0:size] = list(map(handle, values))
+            if not create(encoded, buffer, size, True, out):
+                raise SolverError("clingo: cannot make an input atom")
+            atoms.append(Symbol(out[0]))
+        return atoms
 
     return fast
 
 
-_owns = _fast_atom_symbol("owns") or partial(_atom_symbol, "owns")
-_taken = _fast_atom_symbol("taken") or partial(_atom_symbol, "taken")
+def _slow_atoms(name: str, rows: list[list[int]]) -> list[Symbol]:
+    return [_atom_symbol(name, values) for values in rows]
+
+
+def _atoms(name: str) -> Callable[[list[list[int]]], list[Symbol]]:
+    """The atoms ``name(values...)`` of rows of numbers, as clingo symbols."""
+    return _fast_atoms(name) or partial(_slow_atoms, name)
+
+
+_owns = _atoms("owns")
+_taken = _atoms("taken")
