@@ -112,7 +112,9 @@ def report_lines(
             player = key, _PLAYERS[p]
             _, _, total, face, penalty, bonus, net = figures[player]
             owned = mask.to_bytes(size, "little")
-            states = ", ".join([groups[i][byte] for i, byte in enumerate(owned) if byte])
+            states = ", ".join(
+                [group[byte] for group, byte in zip(groups, owned, strict=False) if byte]
+            )
             if several:
                 siege = ", ".join(
                     [
@@ -125,8 +127,8 @@ def report_lines(
             else:
                 siege = ", ".join(
                     [
-                        written[i][mask_text]
-                        for i, mask_text in enumerate(sieges[player][0][5:12])
+                        group[mask_text]
+                        for group, mask_text in zip(written, sieges[player][0][5:12], strict=False)
                         if mask_text != "0"
                     ]
                 )
