@@ -12,7 +12,8 @@ end in the same run as the baseline:
 
 Rule sets of parameters only are scored by the compiled encoding
 (rules/batch/, evlogic/compiled.py); the table also lists its microseconds
-per position step by step (input, grounding, solving, decoding, output; CPU
+per position step by step (input, grounding, solving, reading the shown
+atoms, output: the report lines; CPU
 time of this process, so the machine's other load shows less) and runs the
 differential test of tests/test_compiled.py with --examples examples.
 
@@ -38,7 +39,8 @@ sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 from timing import median_seconds, print_rows  # noqa: E402
 
 from evlogic.asp import compiled  # noqa: E402
-from evlogic.batch.runner import BatchOptions, _json_line, _position, _resolve, chunks  # noqa: E402
+from evlogic.batch.lines import report_lines  # noqa: E402
+from evlogic.batch.runner import BatchOptions, _position, _resolve, chunks  # noqa: E402
 from evlogic.batch.sample import sample_games  # noqa: E402
 from evlogic.loading.boards import load_board  # noqa: E402
 from evlogic.resources import bundled_boards  # noqa: E402
@@ -101,7 +103,7 @@ def peak_rss_mb(source: Path, target: Path, jobs: int) -> float:
     return int(result.stdout.split()[-1]) / 1024
 
 
-STEPS = ("input", "grounding", "solving", "decoding", "output")
+STEPS = ("input", "grounding", "solving", "reading", "output")
 
 
 def steps_us(source: Path) -> dict[str, float]:
@@ -134,17 +136,12 @@ def steps_us(source: Path) -> dict[str, float]:
                 "grounding",
                 lambda k=packed, b=board, p=positions: compiled.ground_chunk(b, k, p),
             )
-            answer = timed("solving", lambda c=control: compiled.solve(c))
-            reports = timed(
-                "decoding",
-                lambda p=positions, k=packed, a=answer, b=board, n=(usa.name, rules.name): (
-                    compiled.decode(b, p, k, a, *n)
-                ),
-            )
+            shown = timed("solving", lambda c=control: compiled.solve(c))
+            atoms = timed("reading", lambda s=shown: compiled.read_atoms(s))
             timed(
                 "output",
-                lambda c=chunk, r=reports: "".join(
-                    _json_line({"line": n, **report}) for (n, _), report in zip(c, r, strict=True)
+                lambda c=chunk, p=positions, r=atoms, b=board, n=(usa.name, rules.name): "".join(
+                    report_lines(b, *n, p, [number for number, _ in c], r)
                 ),
             )
             count += len(chunk)

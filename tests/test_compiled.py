@@ -156,5 +156,31 @@ def test_input_atoms_are_the_symbols_function_gives():
     from clingo import Function, Number
 
     for values in ([0, 1, 5000, 3, 0, 255, 17, 0, 0, 0, 0, 1], [70000, 2], [0] * 20):
-        assert compiled._owns(values) == Function("owns", [Number(value) for value in values])
-        assert compiled._taken(values) == Function("taken", [Number(value) for value in values])
+        assert compiled._owns([values]) == [Function("owns", [Number(value) for value in values])]
+        assert compiled._taken([values]) == [Function("taken", [Number(value) for value in values])]
+
+
+# --- the output path: shown atoms read as text, lines written from fragments ---
+
+
+def test_shown_atoms_are_read_as_names_and_arguments():
+    assert compiled.read_atoms("()") == []
+    assert compiled.read_atoms("(won(0,36,1),)") == [("won", ["0", "36", "1"])]
+    assert compiled.read_atoms("(winner(3,1),figures(3,1,-5,7,0,0,0))") == [
+        ("winner", ["3", "1"]),
+        ("figures", ["3", "1", "-5", "7", "0", "0", "0"]),
+    ]
+
+
+def test_names_beyond_ascii_are_written_as_the_readable_path_writes_them():
+    usa, standard = _usa_standard()
+    players = [
+        {"name": 'B\u00e9 "\u2603" \\ \t', "home": "KY", "states": ["IN", "WV", "TN"]},
+        {"name": "\U0001f600", "home": "OH", "states": ["PA"]},
+    ]
+    line = json.dumps({"board": "usa", "players": players})
+    out = io.StringIO()
+    with tempfile.TemporaryDirectory() as folder:
+        run_batch([line], out, BatchOptions("in.jsonl", None, folder), chunk_size=4)
+    game = load_game_from_line(line, usa, standard)
+    assert out.getvalue() == _json_line({"line": 1, **score_game(game).to_dict()})

@@ -5,12 +5,13 @@ batch` scores with a second encoding of the rules, laid out for many
 positions: the board is compiled once per (board, rule set), by ASP
 (``rules/batch/compile.lp``, over the readable rules' face values and
 triangles), into tables; each chunk gets the tables and one input atom per
-player and block, ``owns(G, P, N, H, K, M0..M6)``, whose masks hold the
+player and block, ``owns(G, P, H, K, M0..M6)``, whose masks hold the
 player's states (home included) 8 to a group.  Regions, sieges, bonuses,
 totals and winners are decided by the rules; this module only packs ids into
-bits, decodes bits back to ids through the compiled tables, and answers
+bits, reads the model's shown atoms back as rows of numbers, and answers
 where a state is listed in its player's list when the rules ask (only for
 the states of cores whose closures tie: the tie goes to the core won first).
+evlogic/batch/lines.py writes the rows as report lines.
 
 The reports are the ``score --format json`` contract, byte for byte the
 readable encoding's (tests/test_compiled.py compares them on random boards,
@@ -19,12 +20,9 @@ rule sets and positions).
 
 from __future__ import annotations
 
-import re
-from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache, partial, reduce
-from operator import or_
+from functools import lru_cache, partial
 
 import clingo
 from clingo import Function, Number, Symbol, Tuple_
@@ -32,8 +30,9 @@ from clingo import Function, Number, Symbol, Tuple_
 from evlogic.asp.facts import board_program, state_ids
 from evlogic.asp.solver import SolverError
 from evlogic.loading.boards import Board
-from evlogic.loading.games import Game, quick_players
+from evlogic.loading.games import LINE_KEYS, PLAYER_KEYS, Game
 from evlogic.loading.rulesets import RuleSet
+from evlogic.loading.yamlfile import is_unicode
 from evlogic.resources import rules_dir
 
 #: The readable rules compile.lp reads (face values, triangles, game end,
@@ -63,30 +62,13 @@ TABLES = (
     "core_across",
     "core_mask",
     "bonus_for",
-    "layout",
 )
 
 BLOCK = 56  # states a block: 7 groups of 8
-FIGURES = ("winner", "total", "face_ev", "siege_penalty", "region_bonus", "net_bonus")
-_FLAT_ATOM = re.compile(r"(\w+)\((-?\d+(?:,-?\d+)*)\)")
 
-#: clasp's options: the figures are read from the cost vector, which no
-#: optimisation changes (every element is a fact; the bound only asks
-#: clasp to enumerate, not to optimise).
-SOLVE_OPTIONS = ["--models=1", "--opt-mode=enum,2147483647"]
-
-Field = tuple[int, int, int]  # (level offset, shift, mask)
-
-
-@dataclass(frozen=True)
-class Reader:
-    """Where the figures of a player with a given home are in the cost
-    vector (compile.lp's field_at/5 and siege_field/4): the fields of
-    FIGURES, and the siege groups in state order, each with its ids by mask."""
-
-    levels: int
-    figures: tuple[Field, ...]
-    sieges: tuple[tuple[tuple[tuple[str, ...], ...], Field], ...]  # (ids by mask, field)
+#: clasp's options: every atom of a grounded chunk is a fact, so the one
+#: model needs no search.
+SOLVE_OPTIONS = ["--models=1"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -101,7 +83,6 @@ class Compiled:
     slots: dict[str, tuple[int, int, int]]  # state id -> (block, group, bit)
     decode: dict[tuple[int, int], tuple[tuple[str, ...], ...]]  # (block, group) -> ids by mask
     ids: tuple[str, ...]  # state ids by number
-    readers: dict[str, Reader]  # home id -> where its player's figures are
     bits: dict[str, int]  # state id -> 2 ** its number (slot/4: its group's bit)
     numbers: dict[str, int]  # state id -> its number
 
@@ -143,7 +124,6 @@ def _compiled(board: Board, key: tuple, rules: RuleSet) -> Compiled:
     control.solve(on_model=lambda model: shown.extend(model.symbols(shown=True)))
     tables: dict[str, list[Symbol]] = {name: [] for name in TABLES}
     scalars: dict[str, Symbol] = {"union_region": Number(0)}
-    layout: dict[str, list[tuple[int, ...]]] = defaultdict(list)
     readable_only = False
     for symbol in shown:
         if symbol.name in tables:
@@ -152,8 +132,6 @@ def _compiled(board: Board, key: tuple, rules: RuleSet) -> Compiled:
             readable_only = True
         elif symbol.name == "union_region":
             scalars["union_region"] = Number(1)
-        elif symbol.name in ("slots", "field_at", "siege_field"):
-            layout[symbol.name].append(tuple(argument.number for argument in symbol.arguments))
         else:
             scalars[symbol.name] = symbol.arguments[0]
     ids = state_ids(board)
@@ -183,35 +161,12 @@ def _compiled(board: Board, key: tuple, rules: RuleSet) -> Compiled:
         slots=slots,
         decode=decode,
         ids=ids,
-        readers=_readers(ids, layout, decode),
         bits={
             state: 1 << (block * BLOCK + group * 8 + bit.bit_length() - 1)
             for state, (block, group, bit) in slots.items()
         },
         numbers={state: n for n, state in enumerate(ids)},
     )
-
-
-def _readers(
-    ids: tuple[str, ...],
-    layout: dict[str, list[tuple[int, ...]]],
-    decode: dict[tuple[int, int], tuple[tuple[str, ...], ...]],
-) -> dict[str, Reader]:
-    """Each home's Reader, from compile.lp's slots/2, field_at/5, siege_field/4."""
-    fields: dict[int, dict[int, Field]] = defaultdict(dict)
-    for home, index, level, shift, width in layout["field_at"]:
-        fields[home][index] = (level, shift, (1 << width) - 1)
-    sieges: dict[int, list[tuple[tuple[tuple[str, ...], ...], Field]]] = defaultdict(list)
-    for home, block, group, index in sorted(layout["siege_field"]):
-        sieges[home].append((decode[block, group], fields[home][index]))
-    return {
-        ids[home]: Reader(
-            levels=levels,
-            figures=tuple(fields[home][index] for index in range(1, len(FIGURES) + 1)),
-            sieges=tuple(sieges[home]),
-        )
-        for home, levels in layout["slots"]
-    }
 
 
 def _quiet(code: clingo.MessageCode, message: str) -> None:
@@ -233,22 +188,61 @@ class Position:
 
 
 def read_position(value: object, board: Compiled) -> Position | None:
-    """The position of a JSON line on ``board``, checked by
-    :func:`evlogic.loading.games.quick_players` (as :func:`~evlogic.loading.games.quick_game`
-    checks it: no Game, no Player), its ids packed straight into masks; None
-    whenever anything is unusual, so that the careful path finds and words
-    the error.  Keys other than ``players`` are the caller's (board, rules,
-    expect)."""
-    players = quick_players(value, board.bits)
-    if players is None:
+    """The position of a JSON line on ``board``, checked as
+    :func:`evlogic.loading.games.quick_players` checks it (names, homes,
+    state ids, no state owned twice, homes never change hands; the test
+    suite holds the two to accepting the same lines), with the checks done
+    on the masks the ids are packed into; None whenever anything is unusual,
+    so that the careful path finds and words the error.  Keys other than
+    ``players`` are the caller's (board, rules, expect)."""
+    if not isinstance(value, dict) or not LINE_KEYS.issuperset(value):
+        return None
+    listed = value.get("players")
+    if not isinstance(listed, list) or not listed:
         return None
     bits = board.bits
-    return Position(
-        tuple(name for name, _, _ in players),
-        tuple(home for _, home, _ in players),
-        tuple(tuple(won) for _, _, won in players),
-        tuple(sum(map(bits.__getitem__, {home, *won})) for _, home, won in players),
-    )
+    names: list[str] = []
+    homes: list[str] = []
+    states: list[tuple[str, ...]] = []
+    masks: list[int] = []  # each player's listed states (home not added yet)
+    home_bits: list[int] = []
+    all_homes = 0
+    for entry in listed:
+        if not isinstance(entry, dict) or not PLAYER_KEYS.issuperset(entry):
+            return None
+        name, home, won = entry.get("name"), entry.get("home"), entry.get("states", [])
+        if not isinstance(name, str) or not name.strip() or name in names:
+            return None
+        if not name.isascii() and not is_unicode(name):
+            return None
+        if not isinstance(home, str) or not isinstance(won, list):
+            return None
+        home_bit = bits.get(home)
+        if home_bit is None or all_homes & home_bit:
+            return None
+        mask = 0
+        try:
+            for state in won:
+                bit = bits.get(state)
+                if bit is None or mask & bit:  # not a state id, or listed twice
+                    return None
+                mask |= bit
+        except TypeError:  # an unhashable entry: not a state id
+            return None
+        all_homes |= home_bit
+        names.append(name)
+        homes.append(home)
+        states.append(tuple(won))
+        masks.append(mask)
+        home_bits.append(home_bit)
+    owned = all_homes  # homes, then every state claimed so far
+    for index, (mask, home_bit) in enumerate(zip(masks, home_bits, strict=True)):
+        claimed = mask & ~home_bit
+        if claimed & owned:  # another's home or state
+            return None
+        owned |= claimed
+        masks[index] = mask | home_bit
+    return Position(tuple(names), tuple(homes), tuple(states), tuple(masks))
 
 
 def position_of(game: Game, board: Compiled) -> Position:
@@ -265,8 +259,8 @@ def position_of(game: Game, board: Compiled) -> Position:
 
 
 class _Context:
-    """Answers the @-calls of rules/batch/tables.lp, the positions' owns/12
-    and taken/10, and @listed for the states of tied cores
+    """Answers the @-calls of rules/batch/tables.lp, the positions' owns/11
+    and taken/9, and @listed for the states of tied cores
     (rules/batch/region.lp)."""
 
     def __init__(self, board: Compiled, packed: Packed, positions: Sequence[Position]) -> None:
@@ -299,40 +293,30 @@ class _Context:
 
 @dataclass(frozen=True)
 class Packed:
-    """A chunk's positions as input atoms, and where their figures come back:
-    each position's cost level, and each of its players' first level."""
+    """A chunk's positions as input atoms."""
 
-    owns: list[Symbol]  # owns(G, P, L, H, K, M0..M6)
-    taken: list[Symbol]  # taken(G, L, K, T0..T6)
-    levels: list[tuple[int, list[int]]]
+    owns: list[Symbol]  # owns(G, P, H, K, M0..M6)
+    taken: list[Symbol]  # taken(G, K, T0..T6)
 
 
 def pack(board: Compiled, positions: Sequence[Position]) -> Packed:
     """The input atoms of every player (its masks, a block at a time) and
-    position (all players' masks or-ed), and the cost levels of positions
-    and players (compile.lp's slots/2)."""
-    owns: list[Symbol] = []
-    taken: list[Symbol] = []
-    levels: list[tuple[int, list[int]]] = []
-    readers, numbers = board.readers, board.numbers
+    position (all players' masks or-ed)."""
+    owns: list[list[int]] = []
+    taken: list[list[int]] = []
+    numbers = board.numbers
     size = board.blocks * 7  # bytes: one a group
     blocks = [(block, block * 7, block * 7 + 7) for block in range(board.blocks)]
-    level = 0
     for index, position in enumerate(positions):
-        here, level = level, level + 1
-        firsts = []
+        everyone = 0
         for p, (home, mask) in enumerate(zip(position.homes, position.masks, strict=True)):
-            firsts.append(level)
-            head = [index, p, level, numbers[home]]
-            level += readers[home].levels
+            everyone |= mask
             groups = mask.to_bytes(size, "little")
-            for block, start, stop in blocks:
-                owns.append(_owns([*head, block, *groups[start:stop]]))
-        groups = reduce(or_, position.masks).to_bytes(size, "little")
-        for block, start, stop in blocks:
-            taken.append(_taken([index, here, block, *groups[start:stop]]))
-        levels.append((here, firsts))
-    return Packed(owns, taken, levels)
+            head = (index, p, numbers[home])
+            owns.extend([*head, block, *groups[start:stop]] for block, start, stop in blocks)
+        groups = everyone.to_bytes(size, "little")
+        taken.extend([index, block, *groups[start:stop]] for block, start, stop in blocks)
+    return Packed(_owns(owns), _taken(taken))
 
 
 def ground_chunk(board: Compiled, packed: Packed, positions: Sequence[Position]) -> clingo.Control:
@@ -352,23 +336,76 @@ def ground_chunk(board: Compiled, packed: Packed, positions: Sequence[Position])
     return control
 
 
-@dataclass(frozen=True)
-class Answer:
-    """The one model: its cost vector, and its shown atoms (core/4 and
-    joined/4, for players with a core) as one string."""
-
-    cost: list[int]
-    shown: str
+Atom = tuple[str, list[str]]  # a shown atom: its name, its arguments as written
 
 
-def solve(control: clingo.Control) -> Answer:
-    """Solve the grounded chunk (every atom is a fact: no search) and read
-    the model at once (clingo's Python API costs about a microsecond a call:
-    the shown atoms are read as one string)."""
+def solve(control: clingo.Control) -> str:
+    """Solve the grounded chunk (every atom is a fact: no search) and give
+    the model's shown atoms (rules/batch/output.lp) as the text of one
+    tuple, for :func:`read_atoms` (clingo's Python API costs about a
+    microsecond a symbol: the text is made in clingo)."""
     with control.solve(yield_=True) as handle:
         for model in handle:
-            return Answer(model.cost, str(Tuple_(model.symbols(shown=True))))
+            return _shown_text(model)
     raise SolverError("the batch encoding has no answer set")
+
+
+def read_atoms(shown: str) -> list[Atom]:
+    """The shown atoms of :func:`solve`'s text, ``(won(0,36,1),...)``, as
+    names and arguments, the numbers left as text (they are copied into
+    the report lines as they are; parsing them costs more than the rest)."""
+    inner = shown[1:-1].removesuffix(",")  # a tuple of one atom ends in ",)"
+    if not inner:
+        return []
+    return [
+        (name, arguments.split(","))
+        for name, _, arguments in (atom.partition("(") for atom in inner[:-1].split("),"))
+    ]
+
+
+def _shown_text(model: clingo.Model) -> str:
+    """The model's shown atoms as the string of one tuple, made in clingo
+    (no Python object a symbol), or through the Python API when this clingo
+    does not expose what that needs."""
+    text = _raw_shown_text(model)
+    return str(Tuple_(model.symbols(shown=True))) if text is None else text
+
+
+def _raw_shown_text(model: clingo.Model) -> str | None:
+    try:
+        from clingo._internal import _ffi, _lib
+
+        rep = model._rep  # type: ignore[attr-defined]
+        shown = _lib.clingo_show_type_shown
+    except (ImportError, AttributeError):
+        return None
+    size = _ffi.new("size_t*")
+    if not _lib.clingo_model_symbols_size(rep, shown, size):
+        return None
+    count = size[0]
+    symbols = _ffi.new("clingo_symbol_t[]", max(count, 1))
+    tuple_ = _ffi.new("clingo_symbol_t*")
+    if not (
+        _lib.clingo_model_symbols(rep, shown, symbols, count)
+        and _lib.clingo_symbol_create_function(b"", symbols, count, True, tuple_)
+    ):
+        return None
+    # Printing is most of the cost, and asking the size prints once more: a
+    # buffer big enough for every shown atom is tried first (clingo fails,
+    # and is asked the size, only if it is not).
+    chars = _ffi.new("char[]", _SHOWN_CHARS * count + 3)
+    if not _lib.clingo_symbol_to_string(tuple_[0], chars, len(chars)):
+        if not _lib.clingo_symbol_to_string_size(tuple_[0], size):
+            return None
+        chars = _ffi.new("char[]", size[0])
+        if not _lib.clingo_symbol_to_string(tuple_[0], chars, size[0]):
+            return None
+    return _ffi.string(chars).decode()
+
+
+#: Characters a shown atom of rules/batch/output.lp takes at most, comma
+#: included: face_upto/12 with ten-digit numbers.
+_SHOWN_CHARS = len("face_upto(),") + 12 * 12
 
 
 def _grow(
@@ -398,121 +435,7 @@ def _is_fact(control: clingo.Control, name: str, value: int) -> bool:
     return found is not None and found.is_fact
 
 
-def score_games(board: Board, rules: RuleSet, games: Sequence[Game]) -> list[dict]:
-    """The ``score --format json`` report of every game (all on ``board``,
-    scored by ``rules``, for which :func:`applies`)."""
-    table = compiled(board, rules)
-    positions = [position_of(game, table) for game in games]
-    return score_positions(table, positions, board.name, rules.name)
-
-
-def score_positions(
-    board: Compiled, positions: Sequence[Position], board_name: str, rules_name: str
-) -> list[dict]:
-    """The reports of ``positions`` (see :func:`read_position`)."""
-    packed = pack(board, positions)
-    answer = solve(ground_chunk(board, packed, positions))
-    return decode(board, positions, packed, answer, board_name, rules_name)
-
-
-def decode(
-    board: Compiled,
-    positions: Sequence[Position],
-    packed: Packed,
-    answer: Answer,
-    board_name: str,
-    rules_name: str,
-) -> list[dict]:
-    """Reports from the cost vector and the shown atoms (see
-    rules/batch/output.lp), through compile.lp's tables."""
-    cores: dict[tuple[int, int], tuple[int, ...]] = {}
-    joined: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
-    for name, arguments in _FLAT_ATOM.findall(answer.shown):
-        g, p, *rest = map(int, arguments.split(","))
-        if name == "core":
-            cores[g, p] = tuple(rest)
-        else:
-            state, layer = rest
-            joined[g, p].append((layer, state))
-    if len(answer.cost) != _levels(board, positions, packed):
-        raise SolverError("the batch encoding broke its output")
-    head = {"board": board_name, "rules": rules_name}
-    return [
-        _report(board, head, position, answer.cost, index, levels, cores, joined)
-        for index, (position, levels) in enumerate(zip(positions, packed.levels, strict=True))
-    ]
-
-
-def _levels(board: Compiled, positions: Sequence[Position], packed: Packed) -> int:
-    """How many cost levels the chunk's positions and players have."""
-    if not positions:
-        return 0
-    return packed.levels[-1][1][-1] + board.readers[positions[-1].homes[-1]].levels
-
-
-def _report(
-    board: Compiled,
-    head: dict,
-    position: Position,
-    cost: list[int],
-    index: int,
-    levels: tuple[int, list[int]],
-    cores: dict[tuple[int, int], tuple[int, ...]],
-    joined: dict[tuple[int, int], list[tuple[int, int]]],
-) -> dict:
-    ids = board.ids
-    here, firsts = levels
-    players = []
-    winners = []
-    for p, (name, home, states, first) in enumerate(
-        zip(position.names, position.homes, position.states, firsts, strict=True)
-    ):
-        reader = board.readers[home]
-        winner, total, face, penalty, bonus, net = [
-            (cost[first + level] >> shift) & mask for level, shift, mask in reader.figures
-        ]
-        siege: list[str] = []
-        for table, (level, shift, mask) in reader.sieges:
-            siege.extend(table[(cost[first + level] >> shift) & mask])
-        core: list[str] = []
-        region: list[str] = []
-        if (index, p) in cores:
-            a, b = cores[index, p]
-            core = [home, ids[a], ids[b]]
-            later = sorted(
-                entry
-                for entry in joined[index, p]
-                if entry[1] not in (a, b) and ids[entry[1]] != home
-            )
-            region = core + [ids[state] for _, state in later]
-        players.append(
-            {
-                "name": name,
-                "home": home,
-                "states": sorted({home, *states}),
-                "face_ev": face,
-                "core": core,
-                "region": region,
-                "region_bonus": bonus,
-                "siege": siege,
-                "siege_penalty": penalty,
-                "net_bonus": net,
-                "total": total,
-            }
-        )
-        if winner:
-            winners.append(name)
-    return {
-        **head,
-        "final": bool(cost[here] & 1),
-        "states_won": cost[here] >> 1,
-        "game_end": board.game_end,
-        "players": players,
-        "winners": winners,
-    }
-
-
-# --- input atoms: owns/12 and taken/10, made in Python -------------------------
+# --- input atoms: owns/11 and taken/9, made in Python -------------------------
 # The @-calls of rules/batch/position.lp answer with the atoms themselves, not
 # tuples: the grounder's head atom is then the very symbol made here, so a
 # position leaves half as many symbols behind (clingo keeps every symbol).
@@ -528,11 +451,11 @@ def _number(value: int) -> Symbol:
     return Number(value)
 
 
-def _fast_atom_symbol(name: str) -> Callable[[list[int]], Symbol] | None:
-    """:func:`_atom_symbol` for ``name`` through clingo's C API, with one
-    argument buffer and the numbers' handles in a list (Function costs
-    about 6 us for 12 numbers, this about 2 us); None when this clingo does
-    not expose what it needs (then Function is used)."""
+def _fast_atoms(name: str) -> Callable[[list[list[int]]], list[Symbol]] | None:
+    """:func:`_atoms` for ``name`` through clingo's C API, with one argument
+    buffer and the numbers' handles in a list (Function costs about 6 us for
+    12 numbers, this about 1.5 us); None when this clingo does not expose
+    what it needs (then Function is used)."""
     try:
         from clingo._internal import _ffi, _lib
 
@@ -544,20 +467,35 @@ def _fast_atom_symbol(name: str) -> Callable[[list[int]], Symbol] | None:
         return None
     encoded = name.encode()
 
-    def fast(values: list[int]) -> Symbol:
-        size = len(values)
-        if size > 32 or min(values) < 0:
-            return _atom_symbol(name, values)
-        top = max(values)
+    def fast(rows: list[list[int]]) -> list[Symbol]:
+        if not rows:
+            return []
+        if max(map(len, rows)) > 32 or min(map(min, rows)) < 0:
+            return [_atom_symbol(name, values) for values in rows]
+        top = max(map(max, rows))
         if top >= len(handles):
             handles.extend(Number(value)._rep for value in range(len(handles), 2 * top + 1))
-        buffer[0:size] = [handles[value] for value in values]
-        if not create(encoded, buffer, size, True, out):
-            return _atom_symbol(name, values)
-        return Symbol(out[0])
+        handle = handles.__getitem__
+        atoms = []
+        for values in rows:
+            size = len(values)
+            buffer[0:size] = list(map(handle, values))
+            if not create(encoded, buffer, size, True, out):
+                raise SolverError("clingo: cannot make an input atom")
+            atoms.append(Symbol(out[0]))
+        return atoms
 
     return fast
 
 
-_owns = _fast_atom_symbol("owns") or partial(_atom_symbol, "owns")
-_taken = _fast_atom_symbol("taken") or partial(_atom_symbol, "taken")
+def _slow_atoms(name: str, rows: list[list[int]]) -> list[Symbol]:
+    return [_atom_symbol(name, values) for values in rows]
+
+
+def _atoms(name: str) -> Callable[[list[list[int]]], list[Symbol]]:
+    """The atoms ``name(values...)`` of rows of numbers, as clingo symbols."""
+    return _fast_atoms(name) or partial(_slow_atoms, name)
+
+
+_owns = _atoms("owns")
+_taken = _atoms("taken")

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sys
 from collections import defaultdict
@@ -38,6 +39,7 @@ import clingo
 from evlogic.asp import compiled
 from evlogic.asp.facts import Positions, board_program
 from evlogic.asp.solver import POSITION_INPUT, rule_paths, solve
+from evlogic.batch.lines import report_lines
 from evlogic.batch.workers import Lost, Workers, WorkersFailed
 from evlogic.errors import InputError
 from evlogic.limits import DEFAULT_MEMORY_MB, limit_memory
@@ -321,7 +323,7 @@ def score_chunk(chunk: list[Line], options: BatchOptions) -> tuple[str, int, int
     newline), how many lines failed and how many there were.  Runs in
     workers: everything it needs comes in its arguments.  Never raises:
     whatever goes wrong is the error of the line it went wrong on."""
-    results: dict[int, dict] = {}
+    results: dict[int, str] = {}  # line number -> its output line
     by_board: dict[tuple[Board, RuleSet], list[tuple[int, Game]]] = defaultdict(list)
     by_table: dict[tuple[Board, RuleSet], list[tuple[int, compiled.Position]]] = defaultdict(list)
     tables: dict[tuple[Board, RuleSet], compiled.Compiled | None] = {}
@@ -341,15 +343,16 @@ def score_chunk(chunk: list[Line], options: BatchOptions) -> tuple[str, int, int
             else:
                 by_board[key].append((number, _checked_game(number, value, board, rules, options)))
         except InputError as error:
-            results[number] = {"line": number, "error": str(error)}
+            results[number] = _json_line({"line": number, "error": str(error)})
         except Exception as error:
-            results[number] = _unexpected(number, error, options)
+            results[number] = _json_line(_unexpected(number, error, options))
     for (board, rules), positions in by_table.items():
         results.update(_score_positions(board, rules, positions, options))
     for (board, rules), games in by_board.items():
-        results.update(_score_games(board, rules, games, options))
-    failed = sum("error" in result for result in results.values())
-    text = "".join(_json_line(results[number]) for number, _ in chunk)
+        reports = _score_games(board, rules, games, options)
+        results.update((number, _json_line(report)) for number, report in reports.items())
+    failed = sum(_ERROR_LINE.match(line) is not None for line in results.values())
+    text = "".join(results[number] for number, _ in chunk)
     return text, failed, len(chunk)
 
 
@@ -387,22 +390,21 @@ def _score_positions(
     rules: RuleSet,
     positions: list[tuple[int, compiled.Position]],
     options: BatchOptions,
-) -> dict[int, dict]:
+) -> dict[int, str]:
     """Positions on one board under one rule set, by the compiled encoding
-    (rules/batch/), in one grounding; split in halves when that fails
-    unexpectedly, down to the line at fault."""
+    (rules/batch/), in one grounding, as output lines; split in halves when
+    that fails unexpectedly, down to the line at fault."""
     try:
         table = compiled.compiled(board, rules)
-        reports = compiled.score_positions(
-            table, [position for _, position in positions], board.name, rules.name
-        )
-        return {
-            number: {"line": number, **report}
-            for (number, _), report in zip(positions, reports, strict=True)
-        }
+        scored = [position for _, position in positions]
+        control = compiled.ground_chunk(table, compiled.pack(table, scored), scored)
+        atoms = compiled.read_atoms(compiled.solve(control))
+        numbers = [number for number, _ in positions]
+        lines = report_lines(table, board.name, rules.name, scored, numbers, atoms)
+        return dict(zip(numbers, lines, strict=True))
     except Exception as error:
         if len(positions) == 1:
-            return {positions[0][0]: _unexpected(positions[0][0], error, options)}
+            return {positions[0][0]: _json_line(_unexpected(positions[0][0], error, options))}
     half = len(positions) // 2
     return {
         **_score_positions(board, rules, positions[:half], options),
@@ -429,6 +431,10 @@ def _lost(number: int, lost: Lost, options: BatchOptions) -> tuple[str, int, int
     message = f"scoring this line {lost.reason}" + (" (--timeout)" if lost.timed_out else "")
     error = {"line": number, "error": str(InputError(options.source, message, line=number))}
     return _json_line(error), 1, 1
+
+
+#: How an error line starts (every report line starts '{"line": n, "board"').
+_ERROR_LINE = re.compile(r'\{"line": \d+, "error"')
 
 
 def _json_line(result: dict) -> str:

@@ -1,0 +1,172 @@
+"""Report lines of the compiled batch path, written as text.
+
+Each line is the ``score --format json`` report plus ``"line"``, byte for
+byte what ``json.dumps(report, ensure_ascii=False)`` writes (the readable
+path's lines; tests/test_compiled.py compares them), but built from
+fragments made once per board: every id and every 8-state group mask
+already JSON-encoded, so a line costs a few look-ups and one join instead of
+a dict per player and the encoder's walk over it.
+
+Nothing here is a rule figure: the figures, the winners, the siege states,
+the core and the region's layers are the rows the rules showed
+(rules/batch/output.lp, read by :func:`evlogic.asp.compiled.solve`); this
+module looks them up and copies them into text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from json.encoder import encode_basestring  # what json.dumps uses, ensure_ascii=False
+
+from evlogic.asp.compiled import Atom, Compiled, Position
+from evlogic.asp.solver import SolverError
+from evlogic.loading.yamlfile import is_unicode
+
+
+@dataclass(frozen=True)
+class Fragments:
+    """A board's JSON fragments: each state id encoded, and for each group
+    (block * 7 + group) and 8-bit mask its ids, encoded and joined; the
+    mask-keyed tables also by the mask as the rules write it (text)."""
+
+    ids: dict[str, str]  # state number, as text -> '"KY"'
+    by_number: tuple[str, ...]  # state number -> '"KY"'
+    groups: tuple[tuple[str, ...], ...]  # group -> mask -> '"IN", "KY"'
+    written: tuple[dict[str, str], ...]  # group -> mask as text -> '"IN", "KY"'
+    clean: bool  # every id is text UTF-8 can hold
+
+
+@lru_cache(maxsize=32)
+def fragments(board: Compiled) -> Fragments:
+    by_number = tuple(encode_basestring(state) for state in board.ids)
+    groups = tuple(
+        tuple(", ".join(map(encode_basestring, names)) for names in board.decode[block, group])
+        for block in range(board.blocks)
+        for group in range(7)
+    )
+    return Fragments(
+        ids={str(number): encoded for number, encoded in enumerate(by_number)},
+        by_number=by_number,
+        groups=groups,
+        written=tuple({str(mask): text for mask, text in enumerate(group)} for group in groups),
+        clean=all(map(is_unicode, board.ids)),
+    )
+
+
+def report_lines(
+    board: Compiled,
+    board_name: str,
+    rules_name: str,
+    positions: Sequence[Position],
+    numbers: Iterable[int],
+    atoms: list[Atom],
+) -> list[str]:
+    """The report line of each position (its line number from ``numbers``),
+    from the atoms :func:`evlogic.asp.compiled.read_atoms` read, each ending
+    in a newline."""
+    won: dict[str, list[str]] = {}
+    figures: dict[tuple[str, str], list[str]] = {}
+    sieges: dict[tuple[str, str], list[list[str]]] = defaultdict(list)
+    winners: set[tuple[str, str]] = set()
+    cores: dict[tuple[str, str], list[str]] = {}
+    joined: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
+    for name, values in atoms:
+        if name == "face_upto":
+            sieges[values[0], values[1]].append(values)
+        elif name == "figures":
+            figures[values[0], values[1]] = values
+        elif name == "won":
+            won[values[0]] = values
+        elif name == "winner":
+            winners.add((values[0], values[1]))
+        elif name == "core":
+            cores[values[0], values[1]] = values
+        elif name == "joined":
+            joined[values[0], values[1]].append((int(values[3]), int(values[2])))
+    players = sum(len(position.names) for position in positions)
+    if len(won) != len(positions) or len(figures) != players:
+        raise SolverError("the batch encoding broke its output")
+
+    table = fragments(board)
+    ids, by_number, groups, written = table.ids, table.by_number, table.groups, table.written
+    home_ids = {state: table.by_number[number] for state, number in board.numbers.items()}
+    size = board.blocks * 7
+    several = board.blocks > 1
+    head = f'"board": {encode_basestring(board_name)}, "rules": {encode_basestring(rules_name)}, '
+    end = f'"game_end": {board.game_end}, "players": ['
+    clean = table.clean and is_unicode(board_name) and is_unicode(rules_name)
+    lines = []
+    for g, (position, number) in enumerate(zip(positions, numbers, strict=True)):
+        key = str(g)
+        _, states_won, final = won[key]
+        players_text = []
+        winner_names = []
+        line_clean = clean
+        for p, (name, home, mask) in enumerate(
+            zip(position.names, position.homes, position.masks, strict=True)
+        ):
+            player = key, _PLAYERS[p]
+            _, _, total, face, penalty, bonus, net = figures[player]
+            owned = mask.to_bytes(size, "little")
+            states = ", ".join(
+                [group[byte] for group, byte in zip(groups, owned, strict=False) if byte]
+            )
+            if several:
+                siege = ", ".join(
+                    [
+                        written[int(row[2]) * 7 + i][mask_text]
+                        for row in sorted(sieges[player], key=lambda row: int(row[2]))
+                        for i, mask_text in enumerate(row[5:12])
+                        if mask_text != "0"
+                    ]
+                )
+            else:
+                siege = ", ".join(
+                    [
+                        group[mask_text]
+                        for group, mask_text in zip(written, sieges[player][0][5:12], strict=False)
+                        if mask_text != "0"
+                    ]
+                )
+            encoded_name = _encoded(name)
+            if player in cores:
+                _, _, a, b = cores[player]
+                core = [home_ids[home], ids[a], ids[b]]
+                skip = (int(a), int(b), board.numbers[home])
+                later = sorted(entry for entry in joined[player] if entry[1] not in skip)
+                core_text = ", ".join(core)
+                region_text = ", ".join(core + [by_number[state] for _, state in later])
+            else:
+                core_text = region_text = ""
+            players_text.append(
+                f'{{"name": {encoded_name}, "home": {home_ids[home]}, '
+                f'"states": [{states}], "face_ev": {face}, "core": [{core_text}], '
+                f'"region": [{region_text}], "region_bonus": {bonus}, "siege": [{siege}], '
+                f'"siege_penalty": {penalty}, "net_bonus": {net}, "total": {total}}}'
+            )
+            if player in winners:
+                winner_names.append(encoded_name)
+            if not name.isascii():
+                line_clean = line_clean and is_unicode(name)
+        line = (
+            f'{{"line": {number}, {head}"final": {_BOOLEAN[final]}, '
+            f'"states_won": {states_won}, {end}{", ".join(players_text)}], '
+            f'"winners": [{", ".join(winner_names)}]}}\n'
+        )
+        if not line_clean:  # a lone surrogate: the line is written as ASCII (_json_line)
+            line = json.dumps(json.loads(line)) + "\n"
+        lines.append(line)
+    return lines
+
+
+_PLAYERS = tuple(str(p) for p in range(64))
+_BOOLEAN = {"0": "false", "1": "true"}
+
+
+@lru_cache(maxsize=4096)
+def _encoded(name: str) -> str:
+    return encode_basestring(name)
