@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 import evlogic.asp.search
 from conftest import SEARCH_EDGES, board_dict
-from evlogic.asp.cone import reads_player0_only
+from evlogic.asp.cone import reads_player0_only, sees_near_states_only
+from evlogic.asp.facts import state_ids
 from evlogic.errors import InputError
 from evlogic.loading.boards import load_board
 from evlogic.loading.rulesets import load_rule_set
@@ -47,6 +48,10 @@ PROPERTIES: dict[str, tuple[str, Callable[[Figures], bool]]] = {
     "p0-total-20": (
         "violation :- #sum{ V, S : points(0, 0, V, S) } >= 20.\n",
         lambda f: f["players"][0]["total"] >= 20,
+    ),
+    "p0-double-siege": (
+        "violation :- siege_penalty(0, 0, X), X >= 20.\n",
+        lambda f: len(f["players"][0]["siege"]) >= 2,
     ),
     "p0-never": (
         "violation :- net_bonus(0, 0, B), B > 1000.\n",
@@ -171,6 +176,68 @@ def test_the_reduced_search_answers_as_the_full_one(tmp_path, monkeypatch, name)
     monkeypatch.setattr(evlogic.asp.search, "reads_player0_only", lambda _programs: False)
     full = run_check(tmp_path, board, text, 3)
     assert (reduced.result, reduced.counterexample) == (full.result, full.counterexample)
+
+
+#: SEARCH_EDGES and three states far from H (not next to it): C, F and G.
+FAR_EDGES = [*SEARCH_EDGES, ("C", "F"), ("F", "G"), ("E", "G")]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("name", ["p0-bonus", "p0-besieged-core", "p0-total-20", "p0-double-siege"])
+def test_the_near_only_search_answers_as_the_reduced_one(tmp_path, monkeypatch, name, players):
+    """rules/search/near_only.lp (far homes on the lowest free far states,
+    no far state for seat N) must change no answer, size or printed
+    position, on a board where homes can be far from player 0's."""
+    text, _holds = PROPERTIES[name]
+    board = board_dict(FAR_EDGES, ev={"C": 5, "D": 3, "G": 4})
+    (tmp_path / "prop.lp").write_text(text)
+    assert sees_near_states_only([tmp_path / "prop.lp"])
+    near = run_check(tmp_path, board, text, players)
+    monkeypatch.setattr(evlogic.asp.search, "sees_near_states_only", lambda _programs: False)
+    reduced = run_check(tmp_path, board, text, players)
+    assert (near.result, near.counterexample) == (reduced.result, reduced.counterexample)
+
+
+def test_near_only_keeps_far_homes_that_must_pass_free_near_states(tmp_path, monkeypatch):
+    """Player 0 at home H with a bonus and no siege, with 4 players: H's
+    free neighbours D and E come before the far states F and G, so the far
+    homes are placed by comparing far states only (a placement that also
+    waited for near states would find no such position)."""
+    board = board_dict(FAR_EDGES, ev={"C": 5, "D": 3, "G": 4})
+    (tmp_path / "board.yaml").write_text(yaml.safe_dump(board))
+    home = state_ids(load_board(tmp_path / "board.yaml")).index("H")
+    text = f"violation :- net_bonus(0, 0, B), B > 0, not besieged(0, 0), home(0, 0, {home}).\n"
+    (tmp_path / "prop.lp").write_text(text)
+    assert sees_near_states_only([tmp_path / "prop.lp"])
+    near = run_check(tmp_path, board, text, 4)
+    monkeypatch.setattr(evlogic.asp.search, "sees_near_states_only", lambda _programs: False)
+    reduced = run_check(tmp_path, board, text, 4)
+    assert near.result == reduced.result == "counterexample"
+    assert near.counterexample == reduced.counterexample
+
+
+def test_near_only_is_for_programs_that_copy_the_other_players_holdings_at_most(tmp_path):
+    """A program that reads whose a state is (owned(0, _, S)), or copies it
+    with a condition, may see far states: no near_only.lp for it."""
+    cases = {
+        "copy.lp": (
+            "owned(1, P, S) :- owned(0, P, S).\nviolation :- net_bonus(0, 0, B), B > 0.\n",
+            True,
+        ),
+        "free.lp": (
+            "free(S) :- state(S), not owned(0, _, S).\nviolation :- free(S), S > 2.\n",
+            False,
+        ),
+        "cond.lp": (
+            "owned(1, P, S) :- owned(0, P, S), P != 0.\nviolation :- net_bonus(1, 0, B), B > 0.\n",
+            False,
+        ),
+        "homes.lp": ("violation :- home(0, P, S), P != 0, S > 2.\n", False),
+        "mine.lp": ("violation :- owned(0, 0, S), home(0, 0, H), S > H.\n", True),
+    }
+    for name, (text, near) in cases.items():
+        (tmp_path / name).write_text(text)
+        assert sees_near_states_only([tmp_path / name]) == near, name
 
 
 def test_own_monotone_broken_by_shrinking_tiers_matches_brute_force(tmp_path):

@@ -80,12 +80,79 @@ NESTED = {
 def reads_player0_only(programs: Sequence[Path]) -> bool:
     """Whether every statement of ``programs`` qualifies (see the module's
     docstring).  Parse errors are left to the grounding (False here)."""
+    statements = _parsed(programs)
+    return statements is not None and all(_qualifies(statement) for statement in statements)
+
+
+def sees_near_states_only(programs: Sequence[Path]) -> bool:
+    """Whether ``programs`` read only player 0's figures
+    (:func:`reads_player0_only`) and, besides, read the other players'
+    holdings only to copy them into another position: no statement but a
+    copy rule (``owned(1, P, S) :- owned(0, P, S).``, one body literal of
+    the same predicate, the same arguments but the position) has a
+    ``home/3`` or ``owned/3`` atom whose player is not the constant 0.
+
+    Then nothing the programs see tells which far states (not next to
+    player 0's home) other players hold: the scoring rules read another
+    player's states only for the siege, next to the home (rules/siege.lp),
+    so rules/search/near_only.lp may place the far homes of the other
+    players on the lowest free far states and leave seat N no far state
+    (see its header)."""
+    statements = _parsed(programs)
+    if statements is None or not all(_qualifies(statement) for statement in statements):
+        return False
+    return all(_copies_or_reads_player0(statement) for statement in statements)
+
+
+def _parsed(programs: Sequence[Path]) -> list[clingo.ast.AST] | None:
+    """The statements of ``programs`` (None: a parse error, left to the grounding)."""
     statements: list[clingo.ast.AST] = []
     try:
         clingo.ast.parse_files([str(path) for path in programs], statements.append, logger=_quiet)
     except RuntimeError:
+        return None
+    return statements
+
+
+#: Position atoms that tell which states a player holds.
+HOLDINGS = {("home", 3), ("owned", 3)}
+
+
+def _copies_or_reads_player0(statement: clingo.ast.AST) -> bool:
+    """No holdings atom of a player other than the constant 0, unless the
+    statement is a copy rule."""
+    others = False
+    for node, _in_head, _nested in _walk(statement, in_head=False, nested=False):
+        if node.ast_type != ASTType.SymbolicAtom or node.symbol.ast_type != ASTType.Function:
+            continue
+        symbol = node.symbol
+        if (symbol.name, len(symbol.arguments)) in HOLDINGS and not _is_zero(symbol.arguments[1]):
+            others = True
+    return not others or _is_copy(statement)
+
+
+def _is_copy(statement: clingo.ast.AST) -> bool:
+    """``p(G, X, Y) :- p(H, X, Y).``: a head atom and one positive body atom
+    of the same predicate with the same arguments but the first."""
+    if statement.ast_type != ASTType.Rule or len(statement.body) != 1:
         return False
-    return all(_qualifies(statement) for statement in statements)
+    head, (body,) = statement.head, statement.body
+    atoms = []
+    for literal in (head, body):
+        if (
+            literal.ast_type != ASTType.Literal
+            or literal.sign != clingo.ast.Sign.NoSign
+            or literal.atom.ast_type != ASTType.SymbolicAtom
+            or literal.atom.symbol.ast_type != ASTType.Function
+        ):
+            return False
+        atoms.append(literal.atom.symbol)
+    copy, original = atoms
+    return (
+        copy.name == original.name
+        and len(copy.arguments) == len(original.arguments)
+        and [str(a) for a in copy.arguments[1:]] == [str(a) for a in original.arguments[1:]]
+    )
 
 
 def _quiet(_code: clingo.MessageCode, _message: str) -> None:

@@ -45,7 +45,7 @@ from pathlib import Path
 
 import clingo
 
-from evlogic.asp.cone import BETWEEN_PLAYERS, reads_player0_only
+from evlogic.asp.cone import BETWEEN_PLAYERS, reads_player0_only, sees_near_states_only
 from evlogic.asp.facts import board_program, state_ids
 from evlogic.asp.solver import ground, read_user_programs, rule_paths, user_files
 from evlogic.errors import InputError
@@ -122,6 +122,8 @@ def search_rules(programs: list[Path]) -> list[Path]:
         names[names.index("cores.lp")] = "search/cores.lp"
     if reads_player0_only(programs):
         names[names.index("generate.lp")] = "search/generate_player0.lp"
+        if sees_near_states_only(programs):
+            names.append("search/near_only.lp")
     names.append("search/home_first.lp")  # the order of decisions (SOLVER_OPTIONS)
     return [*rule_paths(names), *programs]
 
