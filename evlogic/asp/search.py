@@ -36,6 +36,7 @@ How the search is engineered (see bench/bench_search.py):
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 import time
@@ -260,10 +261,21 @@ class Floor:
 
     none: bool = False  # proved: no counterexample at all
     size: int | None = None  # proved: none with fewer owned states than this
+    #: the first search's smallest counterexample so far (owned states, not
+    #: proved smallest) and when it was found (time.monotonic()): the other
+    #: search asks for as many, through the first's, once it has stood a while
+    best: int | None = None
+    best_since: float = 0.0
     #: the first search's programs (written when it starts): the other
     #: search enumerates player 0's part of their counterexamples (see
     #: :func:`_guided`)
     programs: list[Path] | None = None
+
+    def found(self, size: int) -> None:
+        """A counterexample of ``size`` owned states, the smallest so far."""
+        if self.best is None or size < self.best:
+            self.best_since = time.monotonic()
+            self.best = size
 
 
 def search(
@@ -442,12 +454,13 @@ def _search(
         return outcome
     assert not isinstance(found, str)
     progress.best = found
+    publish.found(_owned_count(found))
 
     # 2. As few owned states as there can be (unclaimed tried first from now on).
     control.assign_external(clingo.Function("evlogic_few"), SMALL_FIRST)
 
     guide = _Guide(within, facts)
-    if not _smallest(control, progress, deadline, players, within, guide):
+    if not _smallest(control, progress, deadline, players, within, guide, publish):
         return SearchOutcome("counterexample", progress.best, elapsed(), False)
     size = _owned_count(progress.best)
     publish.size = size
@@ -500,6 +513,7 @@ def _smallest(
     players: int,
     within: Floor,
     guide: _Guide,
+    publish: Floor,
 ) -> bool:
     """Make ``progress.best`` a counterexample with the fewest owned states;
     True once that is proved (False: ``deadline`` came first).
@@ -509,11 +523,25 @@ def _smallest(
     floor is proved beside (``within.size``: none with fewer owned states),
     bound by bound from that floor up instead, each bound guided by the
     including search's counterexamples (:func:`_guided`): the first bound
-    with a counterexample is the smallest size."""
+    with a counterexample is the smallest size.  Before that floor, once
+    the including search's best so far has stood for SETTLED seconds, one
+    guided bound at that size (a guess at the floor, made while the
+    including search is still proving it)."""
     floor = players  # proved: no counterexample with fewer owned states
+    guessed = False
 
     def record(model: clingo.Model) -> None:
         progress.best = list(model.symbols(shown=True))
+        publish.found(_owned_count(progress.best))
+
+    def guess() -> int | None:
+        """The including search's best so far, once it has stood a while."""
+        if guessed or within.size is not None or not guide.possible():
+            return None
+        best, since = within.best, within.best_since
+        if best is None or time.monotonic() - since < SETTLED:
+            return None
+        return best if floor <= best < _owned_count(progress.best) else None
 
     while True:
         assert progress.best is not None
@@ -537,14 +565,51 @@ def _smallest(
             else:
                 return False
             continue
+        bound = guess()
+        if bound is not None:
+            guessed = True
+            progress.phase = f"asking for {bound} owned states, the including search's best so far"
+            found = _guided(
+                control,
+                guide.control(),
+                bound,
+                deadline,
+                progress,
+                stop=functools.partial(_overtaken, within, bound),
+            )
+            if found == "none":  # proved: none with at most `bound` owned states
+                floor = max(floor, bound + 1)
+            elif isinstance(found, list):
+                progress.best = found
+            elif found == "unknown":
+                return False
+            continue
         progress.phase = f"looking for one with at most {best - 1} owned states"
         status = _optimise(
-            control, best - 1, deadline, progress, record, lambda: within.size is not None
+            control,
+            best - 1,
+            deadline,
+            progress,
+            record,
+            lambda: within.size is not None or guess() is not None,
         )
         if status == "exhausted":
             return True
         if status == "unknown":
             return False
+
+
+#: Seconds a best-so-far of the including search stands before the other
+#: search guesses it is the smallest (:func:`_smallest`).
+SETTLED = 1.0
+
+
+def _overtaken(within: Floor, bound: int) -> bool:
+    """The including search has proved a floor other than ``bound``, or met
+    a smaller counterexample: a guess at ``bound`` no longer pays."""
+    if within.size is not None:
+        return within.size != bound
+    return within.best is not None and within.best < bound
 
 
 @dataclass
@@ -558,9 +623,13 @@ class _Guide:
     facts: str
     grounded: clingo.Control | None = None
 
+    def possible(self) -> bool:
+        """The including search's programs are known."""
+        return self.within.programs is not None
+
     def ready(self) -> bool:
         """A floor proved by the including search, whose programs are known."""
-        return self.within.size is not None and self.within.programs is not None
+        return self.within.size is not None and self.possible()
 
     def control(self) -> clingo.Control:
         if self.grounded is None:
@@ -580,6 +649,7 @@ def _guided(
     deadline: float,
     progress: _Progress,
     home: int | None = None,
+    stop: Callable[[], bool] = lambda: False,
 ) -> list[clingo.Symbol] | str:
     """A counterexample with at most ``bound`` owned states, or "none" or
     "unknown", as :func:`_solve`, found through the search whose
@@ -595,7 +665,8 @@ def _guided(
     number of owned states).  So when every part is refuted, there is none.
     On diff's winner search this meets a 6-state witness in about a second
     where the search over every position took 14 to 50 s (2 players).
-    ``home``: player 0's home is that state (for :func:`_canonical`)."""
+    ``home``: player 0's home is that state (for :func:`_canonical`);
+    "stopped" when ``stop()`` says so."""
     _set_bound(guide, bound)
     owned = [
         atom.symbol
@@ -608,6 +679,9 @@ def _guided(
         while True:
             if not handle.wait(POLL):
                 progress.show()
+                if stop():
+                    handle.cancel()
+                    return "stopped"
                 if time.monotonic() >= deadline:
                     handle.cancel()
                     return "unknown"
@@ -629,10 +703,8 @@ def _guided(
             ]
             tried += 1
             if home is None:
-                progress.phase = (
-                    f"none below {bound} owned states: asking for {bound}, "
-                    f"player 0's part {tried} of the including search's"
-                )
+                phase = progress.phase.split(": player 0's part")[0]
+                progress.phase = f"{phase}: player 0's part {tried} of the including search's"
             found = _solve(control, bound, deadline, progress, assumptions=assumptions)
             if found != "none":
                 return found
