@@ -460,11 +460,28 @@ def _search(
     control.assign_external(clingo.Function("evlogic_few"), SMALL_FIRST)
 
     guide = _Guide(within, facts)
-    if not _smallest(control, progress, deadline, players, within, guide, publish):
+    guessed: dict[int, list[clingo.Symbol]] = {}  # the fixed-order one of a guessed size
+
+    def speculate(size: int) -> None:
+        """The first counterexample of ``size`` owned states, while the
+        including search still proves whether ``size`` is the smallest."""
+        first = _canonical(
+            control,
+            board,
+            size,
+            deadline,
+            progress,
+            guide,
+            functools.partial(_overtaken, within, size),
+        )
+        if first is not None:
+            guessed[size] = first
+
+    if not _smallest(control, progress, deadline, players, within, guide, publish, speculate):
         return SearchOutcome("counterexample", progress.best, elapsed(), False)
     size = _owned_count(progress.best)
     publish.size = size
-    canonical = _canonical(control, board, size, deadline, progress, guide)
+    canonical = guessed.get(size) or _canonical(control, board, size, deadline, progress, guide)
     return SearchOutcome("counterexample", canonical or progress.best, elapsed(), True)
 
 
@@ -514,6 +531,7 @@ def _smallest(
     within: Floor,
     guide: _Guide,
     publish: Floor,
+    speculate: Callable[[int], None] = lambda _size: None,
 ) -> bool:
     """Make ``progress.best`` a counterexample with the fewest owned states;
     True once that is proved (False: ``deadline`` came first).
@@ -526,7 +544,9 @@ def _smallest(
     with a counterexample is the smallest size.  Before that floor, once
     the including search's best so far has stood for SETTLED seconds, one
     guided bound at that size (a guess at the floor, made while the
-    including search is still proving it)."""
+    including search is still proving it); a counterexample of that size
+    is passed to ``speculate`` at once (the fixed-order one is worked out
+    while the floor is still being proved)."""
     floor = players  # proved: no counterexample with fewer owned states
     guessed = False
 
@@ -581,6 +601,8 @@ def _smallest(
                 floor = max(floor, bound + 1)
             elif isinstance(found, list):
                 progress.best = found
+                if _owned_count(found) == bound and within.size in (None, bound):
+                    speculate(bound)
             elif found == "unknown":
                 return False
             continue
@@ -642,6 +664,9 @@ class _Guide:
         return self.grounded
 
 
+Assumptions = list[tuple[clingo.Symbol, bool]]
+
+
 def _guided(
     control: clingo.Control,
     guide: clingo.Control,
@@ -665,8 +690,39 @@ def _guided(
     number of owned states).  So when every part is refuted, there is none.
     On diff's winner search this meets a 6-state witness in about a second
     where the search over every position took 14 to 50 s (2 players).
-    ``home``: player 0's home is that state (for :func:`_canonical`);
-    "stopped" when ``stop()`` says so."""
+    ``home``: player 0's home is that state; "stopped" when ``stop()`` says so."""
+    found: list[list[clingo.Symbol] | str] = []
+
+    def ask(part: Assumptions, tried: int) -> bool:
+        if home is None:
+            phase = progress.phase.split(": player 0's part")[0]
+            progress.phase = f"{phase}: player 0's part {tried} of the including search's"
+        answer = _solve(control, bound, deadline, progress, assumptions=part)
+        if answer == "none":
+            return False
+        found.append(answer)
+        return True
+
+    status = _each_part(control, guide, bound, deadline, progress, home, stop, ask)
+    return found[0] if status == "visited" else status
+
+
+def _each_part(
+    control: clingo.Control,
+    guide: clingo.Control,
+    bound: int,
+    deadline: float,
+    progress: _Progress,
+    home: int | None,
+    stop: Callable[[], bool],
+    visit: Callable[[Assumptions, int], bool],
+) -> str:
+    """Pass each player 0 part of the guide's counterexamples within
+    ``bound`` (with player 0's ``home``, if given) to ``visit``, as
+    assumptions for ``control`` (the part, and nothing else of player 0's),
+    with how many so far, until ``visit`` says True ("visited").  Else
+    "none" (every part visited), "stopped" (``stop()``) or "unknown" (the
+    deadline)."""
     _set_bound(guide, bound)
     owned = [
         atom.symbol
@@ -694,20 +750,16 @@ def _guided(
                 for symbol in model.symbols(shown=True)
                 if symbol.name in ("home", "owned") and symbol.arguments[0].number == 0
             }
-            homes = {atom.arguments[2] for atom in part if atom.name == "home"}
+            its_home = {atom.arguments[2] for atom in part if atom.name == "home"}
             assumptions = [(atom, True) for atom in sorted(part)]
             assumptions += [
                 (atom, False)  # and nothing else (its home is owned, not shown)
                 for atom in owned
-                if atom not in part and atom.arguments[2] not in homes
+                if atom not in part and atom.arguments[2] not in its_home
             ]
             tried += 1
-            if home is None:
-                phase = progress.phase.split(": player 0's part")[0]
-                progress.phase = f"{phase}: player 0's part {tried} of the including search's"
-            found = _solve(control, bound, deadline, progress, assumptions=assumptions)
-            if found != "none":
-                return found
+            if visit(assumptions, tried):
+                return "visited"
             handle.resume()
 
 
@@ -793,6 +845,7 @@ def _canonical(
     deadline: float,
     progress: _Progress,
     guide: _Guide,
+    stop: Callable[[], bool] = lambda: False,
 ) -> list[clingo.Symbol] | None:
     """The first counterexample of ``size`` owned states (the smallest size)
     in the order of rules/canonical.lp: the same one every run, whatever the
@@ -800,8 +853,11 @@ def _canonical(
     order, a solve each under an assumption, so only the first home with such
     a counterexample is optimised (one optimising solve over every home took
     a hundred times longer: it kept proving homes after the first worse)."""
-    control.load(str(rules_dir() / "canonical.lp"))
-    control.ground([("canonical", [])])
+    if not any(control.symbolic_atoms.by_signature(CANONICAL_GROUNDED, 0)):
+        control.load(str(rules_dir() / "canonical.lp"))
+        control.ground([("canonical", [])])
+        control.add("evlogic_canonical_grounded", [], f"{CANONICAL_GROUNDED}.")
+        control.ground([("evlogic_canonical_grounded", [])])
     best: list[clingo.Symbol] | None = None
 
     def record(model: clingo.Model) -> None:
@@ -810,18 +866,68 @@ def _canonical(
 
     for home in range(len(board.states)):  # the lowest home first
         progress.phase = f"the first counterexample of {size} owned states, in a fixed order"
-        if guide.ready():  # a home none of whose player 0 parts has one is skipped
-            found = _guided(control, guide.control(), size, deadline, progress, home)
-            if found == "none":
-                continue
-            if found == "unknown":
+        if guide.possible():
+            status, first = _first_by_parts(
+                control, guide.control(), size, deadline, progress, home, stop
+            )
+            if status != "none":
                 return None
-        status = _optimise(control, size, deadline, progress, record, assumptions=[_home(home)])
+            if first is not None:
+                return first
+            continue
+        status = _optimise(
+            control, size, deadline, progress, record, stop, assumptions=[_home(home)]
+        )
         if status != "exhausted":
             return None
         if best is not None:
             return best
     return None
+
+
+def _first_by_parts(
+    control: clingo.Control,
+    guide: clingo.Control,
+    size: int,
+    deadline: float,
+    progress: _Progress,
+    home: int,
+    stop: Callable[[], bool],
+) -> tuple[str, list[clingo.Symbol] | None]:
+    """The first counterexample of ``size`` owned states with player 0 at
+    ``home``, in the order of rules/canonical.lp, part by part of the guide
+    (:func:`_each_part`): each player 0 part with a counterexample is
+    optimised under its assumptions (only the other players chosen, fast),
+    and the first of them is the one whose cost is least: rules/canonical.lp
+    is one set of #minimize statements, so costs compare across solves as
+    within one.  ("none", None): no counterexample at that home; "unknown"
+    or "stopped" as the deadline or ``stop`` said."""
+    best: tuple[list[int], list[clingo.Symbol]] | None = None
+    status = ""
+
+    def first(part: Assumptions, _tried: int) -> bool:
+        nonlocal best, status
+        found: list[tuple[list[int], list[clingo.Symbol]]] = []
+
+        def record(model: clingo.Model) -> None:
+            found[:] = [(list(model.cost), list(model.symbols(shown=True)))]
+
+        assumptions = [_home(home), *part]
+        status = _optimise(control, size, deadline, progress, record, stop, assumptions)
+        if status != "exhausted":
+            return True  # time ran out, or stopped
+        if found and (best is None or found[0][0] < best[0]):
+            best = found[0]
+        return False
+
+    answer = _each_part(control, guide, size, deadline, progress, home, stop, first)
+    if answer == "visited":
+        return status, None
+    return answer, None if best is None else best[1]
+
+
+#: A fact that says rules/canonical.lp is grounded (once per control).
+CANONICAL_GROUNDED = "evlogic_canonical_grounded"
 
 
 def _home(home: int) -> tuple[clingo.Symbol, bool]:
