@@ -11,7 +11,7 @@ end in the same run as the baseline:
   default measures --memory-count positions, 1,000,000 with --million).
 
 Rule sets of parameters only are scored by the compiled encoding
-(rules/batch/, evlogic/compiled.py); the table also lists its microseconds
+(rules/batch/, evlogic/asp/compiled.py); the table also lists its microseconds
 per position step by step (input, grounding, solving, reading the shown
 atoms, output: the report lines; CPU
 time of this process, so the machine's other load shows less) and runs the

@@ -4,8 +4,8 @@
 states, unclaimed allowed), the scoring rules score it, and a program
 (a property of ``evlogic check``, or a diff of ``evlogic diff``) derives
 ``violation`` when the position is a counterexample.  :func:`search` finds a
-smallest one or proves there is none; ``evlogic/check.py`` and
-``evlogic/diff.py`` turn the answer into reports.
+smallest one or proves there is none; ``evlogic/reports/check.py`` and
+``evlogic/reports/diff.py`` turn the answer into reports.
 
 How the search is engineered (see bench/bench_search.py):
 
@@ -18,7 +18,7 @@ How the search is engineered (see bench/bench_search.py):
   assumption, without a solve's set-up per home (0.04 s each, measured),
   and clauses learnt for one home stay for the next.  On own-monotone with
   2 players this took about 30% less CPU than a solve per home.
-* Programs that read only player 0's figures (evlogic/cone.py) get
+* Programs that read only player 0's figures (evlogic/asp/cone.py) get
   rules/search/generate_player0.lp: the other players are merged, and no
   one but player 0 is scored in full.
 * The first solve asks for any counterexample: none is the proof.  Once
@@ -109,7 +109,7 @@ def search_rules(programs: list[Path]) -> list[Path]:
     """The rule files a search loads for these property or diff programs:
     the lean scoring, plus what the programs read (a cone of influence:
     winners only for programs that read them; only player 0 scored in full
-    when the programs read nothing else, evlogic/cone.py; the search's own
+    when the programs read nothing else, evlogic/asp/cone.py; the search's own
     cores encoding unless they read what only rules/cores.lp gives)."""
     names = list(SEARCH_RULES)
     reads = read_user_programs(programs).mentions
