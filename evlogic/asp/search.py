@@ -28,6 +28,12 @@ How the search is engineered (see bench/bench_search.py):
   counterexamples include all of its own proved (diff's total search, for
   its winner search): then it asks bound by bound from that floor up, and
   the first bound with a counterexample is the smallest size.
+* Programs that, besides, see no far state of the other players get
+  rules/search/near_only.lp too (far homes on the lowest free far states).
+* A search whose counterexamples are all the including search's (diff's
+  winner search) asks a bound through the including search's player 0
+  parts (:func:`_guided`), once that search has proved its floor, or as a
+  guess, once its best size so far has stood a while.
 * The counterexample reported is the first of that size in the order of
   rules/canonical.lp, the same every run: homes in order, a solve each under
   an assumption (one optimising solve over every home took 80 s against
