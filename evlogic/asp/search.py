@@ -272,6 +272,7 @@ class Floor:
     #: search asks for as many, through the first's, once it has stood a while
     best: int | None = None
     best_since: float = 0.0
+    done: bool = False  # the first search has answered: no more is coming
     #: the first search's programs (written when it starts): the other
     #: search enumerates player 0's part of their counterexamples (see
     #: :func:`_guided`)
@@ -320,6 +321,7 @@ def search(
         )
     started = time.monotonic() if started is None else started
     progress = _Progress(started, label)
+    publish = publish or Floor()
     try:
         return call_before(
             started + timeout,
@@ -332,7 +334,7 @@ def search(
                 timeout,
                 progress,
                 applies,
-                publish or Floor(),
+                publish,
                 within or Floor(),
             ),
         )
@@ -341,6 +343,7 @@ def search(
         return SearchOutcome(result, progress.best, progress.elapsed(), False)
     finally:
         progress.done()
+        publish.done = True
 
 
 @dataclass
@@ -548,13 +551,14 @@ def _smallest(
     bound by bound from that floor up instead, each bound guided by the
     including search's counterexamples (:func:`_guided`): the first bound
     with a counterexample is the smallest size.  Before that floor, once
-    the including search's best so far has stood for SETTLED seconds, one
+    the including search's best so far has stood for SETTLED seconds, a
     guided bound at that size (a guess at the floor, made while the
     including search is still proving it); a counterexample of that size
     is passed to ``speculate`` at once (the fixed-order one is worked out
-    while the floor is still being proved)."""
+    while the floor is still being proved), and then the search waits for
+    the including search rather than proving the same floor beside it."""
     floor = players  # proved: no counterexample with fewer owned states
-    guessed = False
+    guessed: set[int] = set()
 
     def record(model: clingo.Model) -> None:
         progress.best = list(model.symbols(shown=True))
@@ -562,10 +566,10 @@ def _smallest(
 
     def guess() -> int | None:
         """The including search's best so far, once it has stood a while."""
-        if guessed or within.size is not None or not guide.possible():
+        if within.size is not None or not guide.possible():
             return None
         best, since = within.best, within.best_since
-        if best is None or time.monotonic() - since < SETTLED:
+        if best is None or best in guessed or time.monotonic() - since < SETTLED:
             return None
         return best if floor <= best < _owned_count(progress.best) else None
 
@@ -593,7 +597,7 @@ def _smallest(
             continue
         bound = guess()
         if bound is not None:
-            guessed = True
+            guessed.add(bound)
             progress.phase = f"asking for {bound} owned states, the including search's best so far"
             found = _guided(
                 control,
@@ -611,6 +615,18 @@ def _smallest(
                     speculate(bound)
             elif found == "unknown":
                 return False
+            continue
+        if guide.possible() and not within.done and within.best is not None and best <= within.best:
+            # As small as the including search's best: whether it is the
+            # smallest is what that search is proving; wait for its answer.
+            progress.phase = f"{best} owned states: waiting for the including search's floor"
+            while (
+                within.size is None and not within.done and within.best >= best and guess() is None
+            ):
+                if time.monotonic() >= deadline:
+                    return False
+                time.sleep(POLL)
+                progress.show()
             continue
         progress.phase = f"looking for one with at most {best - 1} owned states"
         status = _optimise(
