@@ -175,7 +175,7 @@ def test_a_game_file_round_trips_through_the_api(client, tmp_path):
         ),
         (
             b'{"board": "usa", "players": [{"name": "a", "home": "KY", "home": "CA"}]}',
-            "request: duplicate key 'home'",
+            "request: players[0]: duplicate key 'home'",
         ),
     ],
     ids=["syntax", "not-a-mapping", "not-utf8", "deep", "huge-integer", "dup-key", "dup-nested"],
