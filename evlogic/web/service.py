@@ -276,12 +276,15 @@ def game_yaml(catalog: Catalog, top: Field) -> str:
     unchanged.  ``board_file`` names the file an inline board was uploaded
     from (the game file then refers to it, to be kept beside it)."""
     fields = top.fields(["game"], ["board_file"], what="a download mapping")
+    # Checked whatever the board: a board_file of the wrong type is refused,
+    # not silently dropped because the board happens to be a name.
+    board_file = fields["board_file"].text("a file name") if "board_file" in fields else None
     game, game_fields = catalog.game(fields["game"], [])
     board = game_fields["board"].value
     if isinstance(board, dict):
-        if "board_file" not in fields:
+        if board_file is None:
             raise fields["game"].error("an inline board needs board_file: the file to refer to")
-        board = fields["board_file"].text("a file name")
+        board = board_file
     rules = _plain(game_fields["rules"].value) if "rules" in game_fields else game.rules.name
     document = game_document(game, board, rules)
     return yaml.safe_dump(document, sort_keys=False, allow_unicode=True)
