@@ -343,6 +343,15 @@ def test_stats_by_hand(cli, tmp_path, monkeypatch, chunk_size):
         (report(1, [("A", "KY", 1.5, 0, 0)], ["A"]), "total is not a whole number: 1.5"),
         (report(1, [("A", "KY", 2**40, 0, 0)], ["A"]), "total is not a whole number: 109951162"),
         ('{"line": 1, "players": []}', "'winners'"),
+        (  # json would keep the last "winners": B's win, silently
+            report(1, [("A", "KY", 50, 0, 0), ("B", "OH", 40, 0, 0)], ["A"])[:-1]
+            + ', "winners": ["B"]}',
+            "duplicate key 'winners' (JSON would keep the last one)",
+        ),
+        (
+            report(1, [("A", "KY", 50, 0, 0)], ["A"]).replace('"total"', '"total": 0, "total"'),
+            "players[0]: duplicate key 'total'",
+        ),
     ],
 )
 def test_stats_rejects_what_batch_never_writes(cli, tmp_path, line, message):

@@ -436,3 +436,79 @@ def test_workers_that_cannot_start_end_the_run_instead_of_looping():
         workers.submit(0, task, "ok")
         with pytest.raises(WorkersFailed, match="end as they start"):
             workers.next_result()
+
+
+# --- a key given twice ----------------------------------------------------------
+
+
+def readable_rules(folder: Path) -> str:
+    """A rule set with a program of its own: batch scores it by the readable rules."""
+    (folder / "none.lp").write_text("% nothing: the readable path\n")
+    (folder / "readable.yaml").write_text(
+        "name: readable\nextends: standard\nprograms: [none.lp]\n"
+    )
+    return str(folder / "readable.yaml")
+
+
+def test_a_key_given_twice_is_that_line_s_error_on_either_path(cli, tmp_path):
+    """json keeps the last of two equal keys: a second "players" (or a
+    player's second "home") would be scored silently, on the last one."""
+    game = json.loads(good_lines(1)[0])
+    first, second = game["players"]
+    players = json.dumps(game["players"])
+    twice = json.dumps({**game, "players": [second, first]})[:-1] + f', "players": {players}}}'
+    home = json.dumps({**game, "players": [first, second]}).replace(
+        '"home": ', '"home": "CA", "home": ', 1
+    )
+    colon = json.dumps({**game, "players": [{**first, "name": "a: b"}, second]})
+    rules = json.dumps({**game, "rules": {"extends": "standard"}})
+    rules = rules.replace('"extends"', '"tiers": {}, "tiers": {}, "extends"')
+    bad = {
+        2: "duplicate key 'players'",
+        5: "players[0]: duplicate key 'home'",
+        7: "rules: duplicate key 'tiers'",
+    }
+    games = with_bad(tmp_path, {2: twice, 5: home, 6: colon, 7: rules})
+
+    def check(*options: str) -> None:
+        result = cli("batch", games, "--chunk-size", "3", *options)
+        assert (result.code, result.err) == (1, "")
+        reports = check_in_place(result.out, bad, 7)
+        assert reports[1]["error"] == (
+            f"{games}: line 2: duplicate key 'players' (JSON would keep the last one)"
+        )
+        assert reports[5]["players"][0]["name"] == "a: b"  # a colon in a name is no key
+
+    for rules in ([], ["--rules", readable_rules(tmp_path)]):
+        for jobs in ("1", "2"):
+            check("--jobs", jobs, *rules)
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        check("--dask", cluster.scheduler_address)
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("a\tb", "a control character (\\t)"),
+        ("a\x00b", "a control character (\\x00)"),
+        ("a\u2028b", "a line break (\\u2028)"),
+        ("a\ufffeb", "a control character (\\ufffe)"),
+    ],
+)
+def test_a_name_score_refuses_is_refused_by_the_compiled_path_too(cli, tmp_path, name, problem):
+    """The compiled path's line reader let a name with a control character
+    or a line break through (score, and batch's readable path, refuse it)."""
+    game = json.loads(good_lines(1)[0])
+    game["players"][1]["name"] = name
+    games = with_bad(tmp_path, {2: json.dumps(game)}, total=3)
+    outputs = []
+    for rules in ([], ["--rules", readable_rules(tmp_path)]):
+        result = cli("batch", games, "--jobs", "1", *rules)
+        assert (result.code, result.err) == (1, "")
+        reports = check_in_place(result.out, {2: "players[1].name: must be a player name"}, 3)
+        assert f"not text with {problem}" in reports[1]["error"]
+        outputs.append(reports[1])
+    assert outputs[0] == outputs[1]

@@ -175,7 +175,7 @@ def test_shown_atoms_are_read_as_names_and_arguments():
 def test_names_beyond_ascii_are_written_as_the_readable_path_writes_them():
     usa, standard = _usa_standard()
     players = [
-        {"name": 'B\u00e9 "\u2603" \\ \t', "home": "KY", "states": ["IN", "WV", "TN"]},
+        {"name": 'B\u00e9 "\u2603" \\ x', "home": "KY", "states": ["IN", "WV", "TN"]},
         {"name": "\U0001f600", "home": "OH", "states": ["PA"]},
     ]
     line = json.dumps({"board": "usa", "players": players})

@@ -351,6 +351,41 @@ def test_diagram_needs_a_player_or_all(cli):
         assert result.code == 2 and len(result.err.splitlines()) == 1
 
 
+CANNOT = (
+    "diagram writes .svg or .png files "
+    "(the format follows the extension; - writes to standard output)"
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "message"),
+    [
+        ("x.gif", [], f"-o: cannot write 'x.gif': {CANNOT}"),
+        ("x.svgz", [], f"-o: cannot write 'x.svgz': {CANNOT}"),
+        ("x.png", ["--format", "svg"], "-o: 'x.png' ends in .png, but --format is svg"),
+        ("x.svg", ["--format", "png"], "-o: 'x.svg' ends in .svg, but --format is png"),
+    ],
+)
+def test_an_output_name_the_format_does_not_match_is_refused(
+    cli, tmp_path, monkeypatch, name, options, message
+):
+    """-o x.gif once wrote SVG into x.gif: a file its name lies about."""
+    monkeypatch.chdir(tmp_path)
+    args = ("diagram", RULEBOOK / "full-example.yaml", "--player", "You", "-o", name, *options)
+    result = cli(*args)
+    assert (result.code, result.out, result.err) == (2, "", f"evlogic: error: {message}\n")
+    assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_the_extension_sets_the_format_in_any_case(cli, tmp_path):
+    out = tmp_path / "x.SVG"
+    result = cli("diagram", RULEBOOK / "full-example.yaml", "--player", "You", "-o", out)
+    assert result.code == 0 and out.read_text().startswith("<svg")
+    plain = tmp_path / "drawing"  # no extension: --format, or SVG
+    result = cli("diagram", RULEBOOK / "full-example.yaml", "--all", "-o", plain)
+    assert result.code == 0 and plain.read_text().startswith("<svg")
+
+
 def test_png_scale_prints_sharply(cli, tmp_path):
     if importlib.util.find_spec("cairosvg") is None:
         pytest.skip("cairosvg (the png extra) is not installed")

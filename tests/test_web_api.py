@@ -161,6 +161,28 @@ def test_a_game_file_round_trips_through_the_api(client, tmp_path):
 
 
 @pytest.mark.parametrize(
+    ("board_file", "wording"),
+    [
+        (5, "must be a file name, not a number"),
+        (["b.yaml"], "must be a file name, not a list"),
+        ({"name": "b.yaml"}, "must be a file name, not a mapping"),
+        (None, "must be a file name, not nothing"),
+        ("", "must be a file name, not empty"),
+    ],
+)
+def test_a_board_file_that_is_not_text_is_refused_whatever_the_board(client, board_file, wording):
+    """It was only read for an inline board, so beside a named one a number
+    (or a list, or null) was silently dropped."""
+    inline = client.get("/api/boards/usa").json()["inline"]
+    for board in ("usa", inline):
+        body = {"game": {**rulebook_game(), "board": board}, "board_file": board_file}
+        message = one_line_error(client.post("/api/games/yaml", json=body), 400)
+        assert message == f"request: board_file: {wording}"
+    body = {"game": {**rulebook_game(), "board": inline}, "board_file": "b.yaml"}
+    assert yaml.safe_load(client.post("/api/games/yaml", json=body).text)["board"] == "b.yaml"
+
+
+@pytest.mark.parametrize(
     ("body", "wording"),
     [
         (b"{not json", "request: invalid JSON: Expecting property name"),
@@ -175,7 +197,7 @@ def test_a_game_file_round_trips_through_the_api(client, tmp_path):
         ),
         (
             b'{"board": "usa", "players": [{"name": "a", "home": "KY", "home": "CA"}]}',
-            "request: duplicate key 'home'",
+            "request: players[0]: duplicate key 'home'",
         ),
     ],
     ids=["syntax", "not-a-mapping", "not-utf8", "deep", "huge-integer", "dup-key", "dup-nested"],

@@ -32,7 +32,6 @@ from evlogic.asp.solver import SolverError
 from evlogic.loading.boards import Board
 from evlogic.loading.games import LINE_KEYS, PLAYER_KEYS, Game
 from evlogic.loading.rulesets import RuleSet
-from evlogic.loading.yamlfile import is_unicode
 from evlogic.resources import rules_dir
 
 #: The readable rules compile.lp reads (face values, triangles, game end,
@@ -213,7 +212,7 @@ def read_position(value: object, board: Compiled) -> Position | None:
         name, home, won = entry.get("name"), entry.get("home"), entry.get("states", [])
         if not isinstance(name, str) or not name.strip() or name in names:
             return None
-        if not name.isascii() and not is_unicode(name):
+        if not name.isprintable():  # a control character, say: the careful path words it
             return None
         if not isinstance(home, str) or not isinstance(won, list):
             return None

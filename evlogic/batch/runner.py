@@ -41,10 +41,11 @@ from evlogic.asp.facts import Positions, board_program
 from evlogic.asp.solver import POSITION_INPUT, rule_paths, solve
 from evlogic.batch.lines import report_lines
 from evlogic.batch.workers import Lost, Workers, WorkersFailed
-from evlogic.errors import InputError
+from evlogic.errors import InputError, quote
 from evlogic.limits import DEFAULT_MEMORY_MB, limit_memory
 from evlogic.loading.boards import Board, load_board, resolve_board
 from evlogic.loading.games import Game, check_game_end, game_from_fields, quick_game
+from evlogic.loading.jsonkeys import DuplicateKey, loads
 from evlogic.loading.jsonlines import Line, numbered, utf8_line
 from evlogic.loading.rulesets import RuleSet, load_rule_set, rule_set_from_field
 from evlogic.loading.yamlfile import Field, is_unicode
@@ -200,7 +201,10 @@ def _unreadable(what: str, reference: object, error: Exception) -> str:
 
 def _parse(number: int, text: str, options: BatchOptions) -> object:
     try:
-        return json.loads(utf8_line(text, options.source, number))
+        return loads(utf8_line(text, options.source, number))
+    except DuplicateKey as duplicate:
+        message = f"duplicate key {quote(duplicate.key)} (JSON would keep the last one)"
+        raise InputError(options.source, message, field=duplicate.field, line=number) from None
     except json.JSONDecodeError as error:
         message = f"invalid JSON: {error.msg} (column {error.colno})"
     except RecursionError:

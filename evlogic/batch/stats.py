@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 
 from evlogic.asp.solver import rule_paths, solve
 from evlogic.errors import InputError, quote
+from evlogic.loading.jsonkeys import DuplicateKey, loads
 from evlogic.loading.jsonlines import numbered, utf8_line
 from evlogic.loading.yamlfile import text_problem
 
@@ -58,7 +59,11 @@ def batch_stats(lines: Iterable[str], source: str) -> BatchStats:
     pending = 0
     for number, text in numbered(lines):
         try:
-            report = _report(json.loads(utf8_line(text, source, number)))
+            report = _report(loads(utf8_line(text, source, number)))
+        except DuplicateKey as duplicate:
+            what = f"duplicate key {quote(duplicate.key)} (JSON would keep the last one)"
+            field = f"{duplicate.field}: " if duplicate.field else ""
+            raise InputError(source, f"not a batch report ({field}{what})", line=number) from None
         except (json.JSONDecodeError, ValueError, RecursionError) as error:
             what = "nests too deeply" if isinstance(error, RecursionError) else str(error)
             raise InputError(source, f"not a batch report ({what})", line=number) from None

@@ -14,7 +14,7 @@ from evlogic.commands.options import (
     read_game,
     rules_override,
 )
-from evlogic.errors import InputError
+from evlogic.errors import InputError, quote
 
 HELP = """\
 Draw one player's position as a hex map, one tile per state, coloured by
@@ -59,7 +59,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         "-o",
         "--output",
         metavar="FILE",
-        help="where to write (- for stdout); default: GAME-PLAYER.svg in this directory",
+        help="where to write: a .svg or .png file (its extension sets the format), "
+        "or - for stdout; default: GAME-PLAYER.svg in this directory",
     )
     diagram.add_argument(
         "--focus",
@@ -88,10 +89,10 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("diagram", "give --player NAME (one player's region) or --all")
     if args.all and args.focus:
         raise InputError("--focus", "crops to one player's home: use it with --player")
-    game = read_game(args.game, rules_override(args))
     name = args.player or "all"
     output = args.output or _default_diagram_name(args.game, name, args.format)
-    image_format = args.format or ("png" if output.lower().endswith(".png") else "svg")
+    image_format = _image_format(output, args.format)
+    game = read_game(args.game, rules_override(args))
     if image_format != "png" and args.scale != 1.0:
         raise InputError("--scale", "applies to PNG output (an SVG scales by itself)")
     if args.all:
@@ -117,6 +118,31 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(output, f"cannot write: {error.strerror}") from None
         print(f"evlogic: wrote {output}", file=sys.stderr)
     return 0
+
+
+#: The file name extensions diagram writes, and the format each names.
+EXTENSIONS = {".svg": "svg", ".png": "png"}
+
+
+def _image_format(output: str, requested: str | None) -> str:
+    """The format to write to ``output``: --format, or the one its extension
+    names (svg for standard output or a name without one); an extension
+    diagram cannot write, or one naming another format than --format, is
+    an error (never SVG in a file called x.gif)."""
+    suffix = "" if output == "-" else Path(output).suffix
+    if not suffix:
+        return requested or "svg"
+    named = EXTENSIONS.get(suffix.lower())
+    if named is None:
+        known = " or ".join(EXTENSIONS)
+        raise InputError(
+            "-o",
+            f"cannot write {quote(output)}: diagram writes {known} files "
+            "(the format follows the extension; - writes to standard output)",
+        )
+    if requested is not None and requested != named:
+        raise InputError("-o", f"{quote(output)} ends in {suffix}, but --format is {requested}")
+    return named
 
 
 def _default_diagram_name(game: str | None, player: str, image_format: str | None) -> str:

@@ -26,6 +26,7 @@ from evlogic.drawing.layout import board_layout
 from evlogic.errors import InputError, quote
 from evlogic.loading.boards import Board, board_from_field, load_board, resolve_board
 from evlogic.loading.games import Game, Player, game_from_fields, load_game
+from evlogic.loading.jsonkeys import DuplicateKey, loads
 from evlogic.loading.rulesets import (
     PARAMETERS,
     RuleSet,
@@ -173,22 +174,6 @@ def _entry(catalog: dict, name: str, fallback: str, value: object) -> str:
 # --- requests ------------------------------------------------------------
 
 
-class _DuplicateKey(Exception):
-    def __init__(self, key: str) -> None:
-        self.key = key
-
-
-def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    """A JSON object whose keys are all different (``json`` keeps the last of
-    two, so a second ``"players"`` would silently replace the first)."""
-    value: dict[str, object] = {}
-    for key, item in pairs:
-        if key in value:
-            raise _DuplicateKey(key)
-        value[key] = item
-    return value
-
-
 def parse_json(body: bytes) -> Field:
     """A request body as a top-level Field; not JSON is an InputError."""
     try:
@@ -196,11 +181,10 @@ def parse_json(body: bytes) -> Field:
     except UnicodeDecodeError as error:
         raise InputError(SOURCE, f"not UTF-8 text ({error.reason} at byte {error.start})") from None
     try:
-        value = json.loads(text, object_pairs_hook=_unique_keys)
-    except _DuplicateKey as duplicate:
-        raise InputError(
-            SOURCE, f"duplicate key {quote(duplicate.key)} (JSON would keep the last one)"
-        ) from None
+        value = loads(text)
+    except DuplicateKey as duplicate:
+        message = f"duplicate key {quote(duplicate.key)} (JSON would keep the last one)"
+        raise InputError(SOURCE, message, field=duplicate.field) from None
     except json.JSONDecodeError as error:
         raise InputError(
             SOURCE, f"invalid JSON: {error.msg} (line {error.lineno} column {error.colno})"
@@ -292,12 +276,15 @@ def game_yaml(catalog: Catalog, top: Field) -> str:
     unchanged.  ``board_file`` names the file an inline board was uploaded
     from (the game file then refers to it, to be kept beside it)."""
     fields = top.fields(["game"], ["board_file"], what="a download mapping")
+    # Checked whatever the board: a board_file of the wrong type is refused,
+    # not silently dropped because the board happens to be a name.
+    board_file = fields["board_file"].text("a file name") if "board_file" in fields else None
     game, game_fields = catalog.game(fields["game"], [])
     board = game_fields["board"].value
     if isinstance(board, dict):
-        if "board_file" not in fields:
+        if board_file is None:
             raise fields["game"].error("an inline board needs board_file: the file to refer to")
-        board = fields["board_file"].text("a file name")
+        board = board_file
     rules = _plain(game_fields["rules"].value) if "rules" in game_fields else game.rules.name
     document = game_document(game, board, rules)
     return yaml.safe_dump(document, sort_keys=False, allow_unicode=True)
