@@ -216,6 +216,47 @@ def test_near_only_keeps_far_homes_that_must_pass_free_near_states(tmp_path, mon
     assert near.counterexample == reduced.counterexample
 
 
+#: A path a-b-c-d-e-f and a triangle f-g-h: most states far from most homes.
+PATH_EDGES = [
+    ("a", "b"),
+    ("b", "c"),
+    ("c", "d"),
+    ("d", "e"),
+    ("e", "f"),
+    ("f", "g"),
+    ("f", "h"),
+    ("g", "h"),
+]
+
+#: Properties that read what the other players hold in ways the reductions
+#: must not hide (found by a review): each must get the search that sees it.
+SEEING = {
+    "final": "violation :- final(0), #count{ S : owned(0, 0, S) } <= 1.\n",
+    "far-triangle": (
+        "violation :- triangle(H, _), home(0, 0, H0), H != H0, not adjacent(H0, H).\n"
+    ),
+    "moved-home": (
+        "owned(1, P, S) :- owned(0, P, S).\n"
+        "home(1, 0, X) :- home(0, 0, H), X = #max{ T : adjacent(H, T) }.\n"
+        "violation :- home(0, 0, H), "
+        "#count{ S : siege(1, 0, S), S != H, not adjacent(H, S) } >= 2.\n"
+    ),
+    "other-core": "violation :- core_member(0, P, _), P != 0.\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SEEING))
+def test_properties_that_see_far_holdings_answer_as_the_full_search(tmp_path, monkeypatch, name):
+    board = board_dict(PATH_EDGES)
+    text = SEEING[name]
+    chosen = run_check(tmp_path, board, text, 2)
+    monkeypatch.setattr(evlogic.asp.search, "sees_near_states_only", lambda _programs: False)
+    monkeypatch.setattr(evlogic.asp.search, "reads_player0_only", lambda _programs: False)
+    full = run_check(tmp_path, board, text, 2)
+    assert (chosen.result, chosen.counterexample) == (full.result, full.counterexample)
+    assert full.result == "counterexample"
+
+
 def test_near_only_is_for_programs_that_copy_the_other_players_holdings_at_most(tmp_path):
     """A program that reads whose a state is (owned(0, _, S)), or copies it
     with a condition, may see far states: no near_only.lp for it."""
@@ -234,6 +275,7 @@ def test_near_only_is_for_programs_that_copy_the_other_players_holdings_at_most(
         ),
         "homes.lp": ("violation :- home(0, P, S), P != 0, S > 2.\n", False),
         "mine.lp": ("violation :- owned(0, 0, S), home(0, 0, H), S > H.\n", True),
+        **{f"{name}.lp": (text, False) for name, text in SEEING.items()},
     }
     for name, (text, near) in cases.items():
         (tmp_path / name).write_text(text)

@@ -61,7 +61,46 @@ FIGURES = {
     ("region_size", 3): 1,
     ("reached", 4): 1,
     ("joined", 4): 1,
+    ("home_triangle", 3): 1,
+    ("core_member", 3): 1,
+    ("won_at", 4): 1,
+    ("core_rank", 4): 1,
+    ("leading", 3): 1,
+    ("covered", 3): 1,
+    ("core_state", 4): 1,
+    ("core_pair", 5): 1,
+    ("owned_link", 4): 1,
+    ("core_link", 5): 1,
 }
+
+#: What else of the scoring a reduced search's programs may read: the
+#: board, the rule set, and facts of a whole position that the merge of the
+#: other players keeps (how many states are won, which states are homes).
+#: Any other predicate the scoring rules define (rules/*.lp and
+#: rules/search/*.lp, see :func:`scoring_predicates`) rules the reduction
+#: out: a whitelist, so a predicate added to the rules later is refused
+#: until someone decides it is safe.
+NEUTRAL = {
+    ("state", 1),
+    ("adjacent", 2),
+    ("board_game_end", 1),
+    ("param", 3),
+    ("rule_set", 1),
+    ("tier", 3),
+    ("rules_of", 2),
+    ("scored_by", 2),
+    ("game", 1),
+    ("compare", 2),
+    ("violation", 0),
+    ("game_end", 2),
+    ("states_won", 2),
+    ("final", 1),
+    ("triangle", 2),
+}
+
+#: Of NEUTRAL, what moving a far home or dropping a far state changes:
+#: never read by a program that gets rules/search/near_only.lp.
+WHOLE_POSITION = {("states_won", 2), ("final", 1), ("triangle", 2)}
 
 #: What a position is made of, and the argument that names the player.
 POSITION = {("home", 3): 1, ("owned", 3): 1, ("player", 2): 1}
@@ -84,6 +123,33 @@ def reads_player0_only(programs: Sequence[Path]) -> bool:
     return statements is not None and all(_qualifies(statement) for statement in statements)
 
 
+def scoring_predicates() -> frozenset[tuple[str, int]]:
+    """The predicates the scoring rules and the searches' own files define
+    (heads of rules/*.lp and rules/search/*.lp), and the facts evlogic
+    gives them (evlogic/asp/facts.py)."""
+    global _SCORING
+    if _SCORING is None:
+        from evlogic.resources import rules_dir
+
+        found: set[tuple[str, int]] = set(NEUTRAL)
+        files = [*sorted(rules_dir().glob("*.lp")), *sorted((rules_dir() / "search").glob("*.lp"))]
+
+        def heads(statement: clingo.ast.AST) -> None:
+            if statement.ast_type == ASTType.Rule:
+                for node, _in_head, _nested in _walk(statement.head, True, False):
+                    if node.ast_type == ASTType.SymbolicAtom and (
+                        node.symbol.ast_type == ASTType.Function
+                    ):
+                        found.add((node.symbol.name, len(node.symbol.arguments)))
+
+        clingo.ast.parse_files([str(path) for path in files], heads, logger=_quiet)
+        _SCORING = frozenset(found)
+    return _SCORING
+
+
+_SCORING: frozenset[tuple[str, int]] | None = None
+
+
 def sees_near_states_only(programs: Sequence[Path]) -> bool:
     """Whether ``programs`` read only player 0's figures
     (:func:`reads_player0_only`) and, besides, read the other players'
@@ -92,8 +158,13 @@ def sees_near_states_only(programs: Sequence[Path]) -> bool:
     the same predicate, the same arguments but the position) has a
     ``home/3`` or ``owned/3`` atom whose player is not the constant 0.
 
+    And: every rule that derives a ``home/3`` or ``owned/3`` atom is such a
+    copy (so every position the programs make is position 0, or part of
+    it, with player 0 at the same home), and nothing of WHOLE_POSITION
+    (states won, the end of the game, every home's triangles) is read.
+
     Then nothing the programs see tells which far states (not next to
-    player 0's home) other players hold: the scoring rules read another
+    player 0's home) other players hold: player 0's figures read another
     player's states only for the siege, next to the home (rules/siege.lp),
     so rules/search/near_only.lp may place the far homes of the other
     players on the lowest free far states and leave seat N no far state
@@ -101,7 +172,22 @@ def sees_near_states_only(programs: Sequence[Path]) -> bool:
     statements = _parsed(programs)
     if statements is None or not all(_qualifies(statement) for statement in statements):
         return False
-    return all(_copies_or_reads_player0(statement) for statement in statements)
+    return all(
+        _copies_or_reads_player0(statement) and not _reads(statement, WHOLE_POSITION)
+        for statement in statements
+    )
+
+
+def _reads(statement: clingo.ast.AST, predicates: set[tuple[str, int]]) -> bool:
+    """Whether ``statement`` has an atom of one of ``predicates``."""
+    for node, _in_head, _nested in _walk(statement, in_head=False, nested=False):
+        if (
+            node.ast_type == ASTType.SymbolicAtom
+            and node.symbol.ast_type == ASTType.Function
+            and (node.symbol.name, len(node.symbol.arguments)) in predicates
+        ):
+            return True
+    return False
 
 
 def _parsed(programs: Sequence[Path]) -> list[clingo.ast.AST] | None:
@@ -119,14 +205,18 @@ HOLDINGS = {("home", 3), ("owned", 3)}
 
 
 def _copies_or_reads_player0(statement: clingo.ast.AST) -> bool:
-    """No holdings atom of a player other than the constant 0, unless the
-    statement is a copy rule."""
+    """No holdings atom of a player other than the constant 0 and none in a
+    rule's head, unless the statement is a copy rule."""
+    if statement.ast_type == ASTType.ShowTerm:
+        return True  # what is printed, not what is searched
     others = False
-    for node, _in_head, _nested in _walk(statement, in_head=False, nested=False):
+    for node, in_head, _nested in _walk(statement, in_head=False, nested=False):
         if node.ast_type != ASTType.SymbolicAtom or node.symbol.ast_type != ASTType.Function:
             continue
         symbol = node.symbol
-        if (symbol.name, len(symbol.arguments)) in HOLDINGS and not _is_zero(symbol.arguments[1]):
+        if (symbol.name, len(symbol.arguments)) in HOLDINGS and (
+            in_head or not _is_zero(symbol.arguments[1])
+        ):
             others = True
     return not others or _is_copy(statement)
 
@@ -182,6 +272,13 @@ def _qualifies(statement: clingo.ast.AST) -> bool:
         signature = (node.symbol.name, len(node.symbol.arguments))
         if signature in BETWEEN_PLAYERS:
             return False
+        if (
+            signature in scoring_predicates()
+            and signature not in FIGURES
+            and signature not in POSITION
+            and signature not in NEUTRAL
+        ):
+            return False  # something of the scoring this reduction was not made for
         if signature in FIGURES:
             if not _is_zero(node.symbol.arguments[FIGURES[signature]]):
                 return False
