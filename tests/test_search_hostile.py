@@ -233,3 +233,18 @@ def test_violation_in_a_choice_head_is_refused(cli, tmp_path, triangle, program)
     assert result.code == 2, result.out
     [line] = result.err.splitlines()
     assert line.startswith("evlogic: error: chosen.lp:")
+
+
+# Was a wrong witness: a property's '#show owned(P, S) : owned(1, P, S).' was read as
+# part of the position found, so check printed a "smallest" position that is none
+@pytest.mark.parametrize(
+    "show", ["#show owned(P, S) : owned(1, P, S).", "#show home/2.", "#show owned/3."]
+)
+def test_a_property_showing_position_terms_is_refused(cli, tmp_path, triangle, show):
+    (tmp_path / "shows.lp").write_text(
+        f"violation :- net_bonus(0, 0, B), B > 0.\nowned(1, P, S) :- owned(0, P, S).\n{show}\n"
+    )
+    result = cli("check", "shows.lp", "--board", "tri.yaml")
+    assert result.code == 2, result.out
+    assert "shows.lp: line 3" in result.err and "home or owned" in result.err
+    assert len(result.err.strip().splitlines()) == 1

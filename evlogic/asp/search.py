@@ -232,6 +232,37 @@ def guard_programs(properties: list[Path], rule_programs: list[Path]) -> None:
         if reserved:
             source = ", ".join(display_path(path) for path in programs)
             raise InputError(source, f"{reserved[0]}: names starting evlogic_ are the search's own")
+        _refuse_shown_position(programs, whose)
+
+
+#: Shown names a search reads as the position it found (rules/generate.lp).
+POSITION_SHOWN = {"home", "owned"}
+
+
+def _refuse_shown_position(programs: list[Path], whose: str) -> None:
+    """A #show of home or owned terms would be read as part of the position
+    found (a witness that is none): refused, naming file and line."""
+    if not programs:
+        return
+    shown: list[clingo.ast.AST] = []
+
+    def statement(node: clingo.ast.AST) -> None:
+        if node.ast_type == clingo.ast.ASTType.ShowSignature and node.name in POSITION_SHOWN:
+            shown.append(node)
+        if node.ast_type == clingo.ast.ASTType.ShowTerm and (
+            node.term.ast_type == clingo.ast.ASTType.Function and node.term.name in POSITION_SHOWN
+        ):
+            shown.append(node)
+
+    clingo.ast.parse_files([str(path) for path in programs], statement)
+    if shown:
+        where = shown[0].location.begin
+        raise InputError(
+            display_path(Path(where.filename)),
+            f"{whose} for check and diff shows home or owned terms, which a search reads as "
+            "the position it found; show them under another name",
+            line=where.line,
+        )
 
 
 def _head_predicates(head: clingo.ast.AST) -> set[tuple[str, int]]:
