@@ -87,7 +87,7 @@ def test_search_cores_on_small_boards(position, variant):
 def test_a_copied_position_scores_its_own_rule_set_whether_closures_are_shared(position, variant):
     """diff's copy of a position (rules/diff/position.lp) takes the
     closures of position 0 when its rule set needs as many links
-    (rules/search/cores.lp, copies_closures/2) and grows its own otherwise:
+    (rules/search/cores.lp, evlogic_copies_closures/2) and grows its own otherwise:
     either way position 1 scores as the scorer scores it under its own
     rule set, position 0 under the standard one."""
     board, players = position
@@ -104,7 +104,7 @@ def test_a_copied_position_scores_its_own_rule_set_whether_closures_are_shared(p
     )
     atoms = solve(facts, [*rule_paths(SEARCH_CORES), rules_dir() / "diff" / "position.lp"])
     ids = state_ids(game.board)
-    shared = any(a.name == "copies_closures" for a in atoms)
+    shared = any(a.name == "evlogic_copies_closures" for a in atoms)
     assert shared == (variant["links_needed"] == Rules().links_needed)
     for number, rules in ((0, Rules()), (1, Rules(**{**variant, "tiers": dict(variant["tiers"])}))):
         plain = score_position(board["states"], players, board["game_end"], rules)
