@@ -85,16 +85,14 @@ def owned_count(players: list[dict]) -> int:
 def canonical_key(players: list[dict], states: list[str]) -> tuple:
     """The order of rules/canonical.lp: player 0's home, then from the
     highest state down what each is (0 unclaimed, 1 player 0's, 2 another's
-    home, 3 held by another), then the seats holding the others' states."""
+    home, 2 + P held by player P)."""
     role = dict.fromkeys(states, 0)
-    seats = 0
     for index, player in enumerate(players):
         for state in player["states"]:
-            role[state] = 1 if index == 0 else 3
-            seats += index if index else 0
+            role[state] = 1 if index == 0 else 2 + index
         if index:
             role[player["home"]] = 2
-    return (states.index(players[0]["home"]), [role[s] for s in reversed(states)], seats)
+    return (states.index(players[0]["home"]), [role[s] for s in reversed(states)])
 
 
 def brute_force(board: dict, players: int, holds: Callable[[Figures], bool], rules: Rules):
