@@ -478,27 +478,6 @@ def _search(
     control.load(str(rules_dir() / "search" / "smallest.lp"))
     control.ground([("smallest", [])])
 
-    # 1. Any counterexample at all: every home in one solve (the solver
-    # decides player 0's home first, rules/search/home_first.lp).
-    progress.phase = "looking for any counterexample"
-    found = _solve(control, None if max_states is None else top, deadline, progress, within)
-    if found == "unknown":
-        return SearchOutcome("unknown", None, elapsed(), False)
-    if found == "within":  # the including search has none, so this one has none
-        return SearchOutcome("holds", None, elapsed(), False)
-    if found == "none":
-        outcome = proved_holds()
-        if outcome is None:
-            return SearchOutcome("unknown", None, elapsed(), False)
-        publish.none = True
-        return outcome
-    assert not isinstance(found, str)
-    progress.best = found
-    publish.found(_owned_count(found))
-
-    # 2. As few owned states as there can be (unclaimed tried first from now on).
-    control.assign_external(clingo.Function("evlogic_few"), SMALL_FIRST)
-
     guide = _Guide(within, facts)
     guessed: dict[int, list[clingo.Symbol]] = {}  # the fixed-order one of a guessed size
 
@@ -517,7 +496,65 @@ def _search(
         if first is not None:
             guessed[size] = first
 
-    if not _smallest(control, progress, deadline, players, within, guide, publish, speculate):
+    def ripe() -> bool:
+        """The including search's best so far has stood a while: asking for
+        that size through it (:func:`_guided`) beats looking on alone."""
+        best = within.best
+        return (
+            guide.possible()
+            and best is not None
+            and time.monotonic() - within.best_since >= SETTLED
+        )
+
+    # 1. Any counterexample at all: every home in one solve (the solver
+    # decides player 0's home first, rules/search/home_first.lp), or, once
+    # the including search's best has stood a while, one of that size
+    # through it.
+    progress.phase = "looking for any counterexample"
+    everything = None if max_states is None else top
+    found = _solve(control, everything, deadline, progress, within, stop=ripe)
+    floor = players  # proved: none with fewer owned states
+    asked: set[int] = set()
+    if found == "stopped":
+        bound = within.size if within.size is not None else within.best
+        assert bound is not None
+        asked.add(bound)
+        progress.phase = f"asking for {bound} owned states, the including search's best so far"
+        found = _guided(
+            control,
+            guide.control(),
+            bound,
+            deadline,
+            progress,
+            stop=functools.partial(_overtaken, within, bound),
+        )
+        if found == "none":
+            floor = bound + 1
+        if isinstance(found, list) or found == "unknown":
+            pass
+        else:  # none within the guess, or the guess overtaken: look on alone
+            progress.phase = "looking for any counterexample"
+            found = _solve(control, everything, deadline, progress, within)
+    if found == "unknown":
+        return SearchOutcome("unknown", None, elapsed(), False)
+    if found == "within":  # the including search has none, so this one has none
+        return SearchOutcome("holds", None, elapsed(), False)
+    if found == "none":
+        outcome = proved_holds()
+        if outcome is None:
+            return SearchOutcome("unknown", None, elapsed(), False)
+        publish.none = True
+        return outcome
+    assert not isinstance(found, str)
+    progress.best = found
+    publish.found(_owned_count(found))
+
+    # 2. As few owned states as there can be (unclaimed tried first from now on).
+    control.assign_external(clingo.Function("evlogic_few"), SMALL_FIRST)
+    if asked and _owned_count(found) in asked and within.size in (None, *asked):
+        speculate(_owned_count(found))
+
+    if not _smallest(control, progress, deadline, floor, within, guide, publish, speculate, asked):
         return SearchOutcome("counterexample", progress.best, elapsed(), False)
     size = _owned_count(progress.best)
     publish.size = size
@@ -541,11 +578,13 @@ def _solve(
     progress: _Progress,
     within: Floor | None = None,
     assumptions: list[tuple[clingo.Symbol, bool]] | None = None,
+    stop: Callable[[], bool] = lambda: False,
 ) -> list[clingo.Symbol] | str:
     """The shown atoms of a counterexample with at most ``bound`` owned
     states (None: any number) and the ``assumptions``, in one solve over
     every home; or "none" (the solver proved there is none), "within"
-    (``within`` proved there is none first) or "unknown" (``deadline`` came
+    (``within`` proved there is none first), "stopped" (``stop()`` said
+    so) or "unknown" (``deadline`` came
     first)."""
     _set_bound(control, bound)
     with control.solve(assumptions=assumptions or [], yield_=True, async_=True) as handle:
@@ -554,6 +593,9 @@ def _solve(
             if within is not None and within.none:
                 handle.cancel()
                 return "within"
+            if stop():
+                handle.cancel()
+                return "stopped"
             if time.monotonic() >= deadline:
                 handle.cancel()
                 return "unknown"
@@ -567,11 +609,12 @@ def _smallest(
     control: clingo.Control,
     progress: _Progress,
     deadline: float,
-    players: int,
+    floor: int,
     within: Floor,
     guide: _Guide,
     publish: Floor,
     speculate: Callable[[int], None] = lambda _size: None,
+    guessed: set[int] | None = None,
 ) -> bool:
     """Make ``progress.best`` a counterexample with the fewest owned states;
     True once that is proved (False: ``deadline`` came first).
@@ -588,8 +631,9 @@ def _smallest(
     is passed to ``speculate`` at once (the fixed-order one is worked out
     while the floor is still being proved), and then the search waits for
     the including search rather than proving the same floor beside it."""
-    floor = players  # proved: no counterexample with fewer owned states
-    guessed: set[int] = set()
+    # floor: proved, no counterexample with fewer owned states; guessed:
+    # the sizes already asked for through the including search
+    guessed = set() if guessed is None else guessed
 
     def record(model: clingo.Model) -> None:
         progress.best = list(model.symbols(shown=True))
