@@ -520,14 +520,14 @@ def _search(
         assert bound is not None
         asked.add(bound)
         progress.phase = f"asking for {bound} owned states, the including search's best so far"
-        found = _guided(
-            control,
-            guide.control(),
-            bound,
-            deadline,
-            progress,
-            stop=functools.partial(_overtaken, within, bound),
-        )
+        asking = time.monotonic()
+
+        def given_up(bound: int = bound) -> bool:
+            """The guess overtaken, or taking so long that looking on alone
+            (for any counterexample to answer with) must go on."""
+            return _overtaken(within, bound) or time.monotonic() - asking > GUESS_BUDGET
+
+        found = _guided(control, guide.control(), bound, deadline, progress, stop=given_up)
         if found == "none":
             floor = bound + 1
         if isinstance(found, list) or found == "unknown":
@@ -718,6 +718,11 @@ def _smallest(
             return False
 
 
+#: Seconds a guess may take before a search that has no counterexample
+#: yet goes back to looking for any (4 players: a guided bound can take
+#: minutes, and without any counterexample the answer would be "unknown").
+GUESS_BUDGET = 8.0
+
 #: Seconds a best-so-far of the including search stands before the other
 #: search guesses it is the smallest (:func:`_smallest`).
 SETTLED = 1.0
@@ -794,7 +799,7 @@ def _guided(
         if home is None:
             phase = progress.phase.split(": player 0's part")[0]
             progress.phase = f"{phase}: player 0's part {tried} of the including search's"
-        answer = _solve(control, bound, deadline, progress, assumptions=part)
+        answer = _solve(control, bound, deadline, progress, assumptions=part, stop=stop)
         if answer == "none":
             return False
         found.append(answer)
