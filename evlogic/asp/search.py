@@ -587,22 +587,46 @@ def _solve(
     so) or "unknown" (``deadline`` came
     first)."""
     _set_bound(control, bound)
+
+    def halt() -> str | None:
+        if within is not None and within.none:
+            return "within"
+        return "stopped" if stop() else None
+
     with control.solve(assumptions=assumptions or [], yield_=True, async_=True) as handle:
-        while not handle.wait(POLL):
-            progress.show()
-            if within is not None and within.none:
-                handle.cancel()
-                return "within"
-            if stop():
-                handle.cancel()
-                return "stopped"
-            if time.monotonic() >= deadline:
-                handle.cancel()
-                return "unknown"
+        reason = _await(handle, progress, deadline, halt)
+        if reason is not None:
+            return reason
         model = handle.model()
         if model is not None:
             return list(model.symbols(shown=True))
         return "none" if handle.get().unsatisfiable else "unknown"
+
+
+def _await(
+    handle: clingo.SolveHandle,
+    progress: _Progress,
+    deadline: float,
+    halt: Callable[[], str | None],
+) -> str | None:
+    """Wait for a running solve's next answer (a model, or the end), a
+    progress line now and then: None once it is there; else the solve is
+    cancelled, and the reason returned: ``halt()``'s, or "unknown" at the
+    deadline."""
+    while not handle.wait(POLL):
+        progress.show()
+        reason = halt()
+        if reason is None and time.monotonic() >= deadline:
+            reason = "unknown"
+        if reason is not None:
+            handle.cancel()
+            return reason
+    return None
+
+
+def _stopped(stop: Callable[[], bool]) -> Callable[[], str | None]:
+    """``stop`` as a reason for :func:`_await`: "stopped" when it says so."""
+    return lambda: "stopped" if stop() else None
 
 
 def _smallest(
@@ -835,15 +859,9 @@ def _each_part(
     homes = [] if home is None else [_home(home)]
     with guide.solve(assumptions=homes, yield_=True, async_=True) as handle:
         while True:
-            if not handle.wait(POLL):
-                progress.show()
-                if stop():
-                    handle.cancel()
-                    return "stopped"
-                if time.monotonic() >= deadline:
-                    handle.cancel()
-                    return "unknown"
-                continue
+            reason = _await(handle, progress, deadline, _stopped(stop))
+            if reason is not None:
+                return reason
             model = handle.model()
             if model is None:
                 return "none" if handle.get().exhausted else "unknown"
@@ -883,15 +901,9 @@ def _optimise(
     try:
         with control.solve(assumptions=assumptions or [], yield_=True, async_=True) as handle:
             while True:
-                if not handle.wait(POLL):
-                    progress.show()
-                    if stop():
-                        handle.cancel()
-                        return "stopped"
-                    if time.monotonic() >= deadline:
-                        handle.cancel()
-                        return "unknown"
-                    continue
+                reason = _await(handle, progress, deadline, _stopped(stop))
+                if reason is not None:
+                    return reason
                 model = handle.model()
                 if model is None:
                     return "exhausted" if handle.get().exhausted else "unknown"
