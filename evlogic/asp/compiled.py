@@ -30,7 +30,7 @@ from clingo import Function, Number, Symbol, Tuple_
 from evlogic.asp.facts import board_program, state_ids
 from evlogic.asp.solver import SolverError
 from evlogic.loading.boards import Board
-from evlogic.loading.games import LINE_KEYS, PLAYER_KEYS, Game
+from evlogic.loading.games import LINE_KEYS, Game, quick_player
 from evlogic.loading.rulesets import RuleSet
 from evlogic.resources import rules_dir
 
@@ -207,15 +207,10 @@ def read_position(value: object, board: Compiled) -> Position | None:
     home_bits: list[int] = []
     all_homes = 0
     for entry in listed:
-        if not isinstance(entry, dict) or not PLAYER_KEYS.issuperset(entry):
+        fields = quick_player(entry, names)
+        if fields is None:
             return None
-        name, home, won = entry.get("name"), entry.get("home"), entry.get("states", [])
-        if not isinstance(name, str) or not name.strip() or name in names:
-            return None
-        if not name.isprintable():  # a control character, say: the careful path words it
-            return None
-        if not isinstance(home, str) or not isinstance(won, list):
-            return None
+        name, home, won = fields
         home_bit = bits.get(home)
         if home_bit is None or all_homes & home_bit:
             return None

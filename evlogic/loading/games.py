@@ -96,6 +96,24 @@ PLAYER_KEYS = frozenset({"name", "home", "states"})
 QuickPlayer = tuple[str, str, list[str]]
 
 
+def quick_player(entry: object, names: Collection[str]) -> QuickPlayer | None:
+    """One player entry of a plain, clean JSON line: its keys known, a
+    printable name not in ``names``, a home id and a list of states (their
+    ids unchecked); None whenever anything is unusual (the careful path
+    accepts or words it).  Shared by :func:`quick_players` and the compiled
+    batch path's reader."""
+    if not isinstance(entry, dict) or not PLAYER_KEYS.issuperset(entry):
+        return None
+    name, home, won = entry.get("name"), entry.get("home"), entry.get("states", [])
+    if not isinstance(name, str) or not name.strip() or name in names:
+        return None
+    if not name.isprintable():  # a control character, say
+        return None
+    if not isinstance(home, str) or not isinstance(won, list):
+        return None
+    return name, home, won
+
+
 def quick_players(value: object, states: Collection[str]) -> list[QuickPlayer] | None:
     """The players of a plain, clean JSON line, checked as
     :func:`game_from_fields` checks them (names, homes, state ids in
@@ -112,16 +130,11 @@ def quick_players(value: object, states: Collection[str]) -> list[QuickPlayer] |
     homes: set[str] = set()
     players: list[QuickPlayer] = []
     for entry in listed:
-        if not isinstance(entry, dict) or not PLAYER_KEYS.issuperset(entry):
+        fields = quick_player(entry, names)
+        if fields is None:
             return None
-        name, home, won = entry.get("name"), entry.get("home"), entry.get("states", [])
-        if not isinstance(name, str) or not name.strip() or name in names:
-            return None
-        if not name.isprintable():  # the careful path accepts or words it
-            return None
-        if not isinstance(home, str) or home not in states or home in homes:
-            return None
-        if not isinstance(won, list):
+        name, home, won = fields
+        if home not in states or home in homes:
             return None
         names.add(name)
         homes.add(home)
