@@ -525,7 +525,7 @@ def _search(
         def given_up(bound: int = bound) -> bool:
             """The guess overtaken, or taking so long that looking on alone
             (for any counterexample to answer with) must go on."""
-            return _overtaken(within, bound) or time.monotonic() - asking > GUESS_BUDGET
+            return _overtaken(within, bound) or time.monotonic() - asking > timeout * GUESS_SHARE
 
         found = _guided(control, guide.control(), bound, deadline, progress, stop=given_up)
         if found == "none":
@@ -742,10 +742,13 @@ def _smallest(
             return False
 
 
-#: Seconds a guess may take before a search that has no counterexample
-#: yet goes back to looking for any (4 players: a guided bound can take
-#: minutes, and without any counterexample the answer would be "unknown").
-GUESS_BUDGET = 8.0
+#: The share of the timeout a guess may take before a search that has no
+#: counterexample yet goes back to looking for any (without one, the answer
+#: at the deadline would be "unknown").  A third: with 4 players a guided
+#: bound takes 9 s of CPU to its first counterexample on the 51-state board,
+#: and twice that when the two searches share one core; looking for any
+#: counterexample instead took 14 to 23 s to a first one of 50 owned states.
+GUESS_SHARE = 1 / 3
 
 #: Seconds a best-so-far of the including search stands before the other
 #: search guesses it is the smallest (:func:`_smallest`).
