@@ -661,7 +661,9 @@ def _smallest(
 
     def record(model: clingo.Model) -> None:
         progress.best = list(model.symbols(shown=True))
-        publish.found(_owned_count(progress.best))
+        size = _owned_count(progress.best)
+        publish.found(size)
+        progress.phase = f"looking for one with at most {size - 1} owned states"
 
     def guess() -> int | None:
         """The including search's best so far, once it has stood a while."""
