@@ -153,7 +153,7 @@ WINNER_VARIANTS = {
 }
 
 
-@pytest.mark.parametrize("players", [1, 2, 3])
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
 @pytest.mark.parametrize("variant", sorted(WINNER_VARIANTS))
 def test_winner_diff_answers_as_brute_force(tmp_path: Path, variant: str, players: int):
     """rules/diff/winner.lp also asks that player 0's total differ (the
