@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 
 import clingo
+import clingo.ast
 from clingo import Function, Number, Symbol, Tuple_
 
 from evlogic.asp.facts import board_program, state_ids
@@ -317,8 +318,9 @@ def ground_chunk(board: Compiled, packed: Packed, positions: Sequence[Position])
     """The batch encoding grounded for ``positions``, packed by :func:`pack`
     (the positions answer the listing order of tied cores)."""
     control = clingo.Control(SOLVE_OPTIONS, logger=_quiet)
-    for name in BATCH_RULES:
-        control.load(str(rules_dir() / name))
+    with clingo.ast.ProgramBuilder(control) as builder:
+        for statement in _batch_statements():
+            builder.add(statement)
     context = _Context(board, packed, positions)
     several = board.blocks > 1  # the parts for boards of several blocks
     control.ground([("base", []), *([("blocks", [])] if several else [])], context=context)
@@ -328,6 +330,15 @@ def ground_chunk(board: Compiled, packed: Packed, positions: Sequence[Position])
         _grow(control, context, None, "union_step", "union_grow", "union_grew")
     control.ground([("finish", [])], context=context)
     return control
+
+
+@lru_cache(maxsize=1)
+def _batch_statements() -> tuple[clingo.ast.AST, ...]:
+    """The chunk encoding, parsed once a process (parsing its files costs
+    about 2.5 ms a chunk, adding the parsed statements about 0.7)."""
+    statements: list[clingo.ast.AST] = []
+    clingo.ast.parse_files([str(rules_dir() / name) for name in BATCH_RULES], statements.append)
+    return tuple(statements)
 
 
 Atom = tuple[str, list[str]]  # a shown atom: its name, its arguments as written
