@@ -327,7 +327,7 @@ def ground_chunk(board: Compiled, packed: Packed, positions: Sequence[Position])
             builder.add(statement)
     context = _Context(board, packed, positions)
     several = board.blocks > 1  # the parts for boards of several blocks
-    control.ground([("base", []), *([("blocks", [])] if several else [])], context=context)
+    control.ground([("base", []), ("blocks" if several else "one_block", [])], context=context)
     _grow(control, context, "blocks_step" if several else "one_block_step")
     if board.scalars["union_region"].number:
         control.ground([("union_base", [])], context=context)

@@ -96,6 +96,7 @@ def report_lines(
     home_ids = {state: table.by_number[number] for state, number in board.numbers.items()}
     size = board.blocks * 7
     several = board.blocks > 1
+    last_groups = (board.blocks - 1) * 7  # the last block's first group
     head = f'"board": {encode_basestring(board_name)}, "rules": {encode_basestring(rules_name)}, '
     end = f'"game_end": {board.game_end}, "players": ['
     clean = table.clean and is_unicode(board_name) and is_unicode(rules_name)
@@ -110,17 +111,24 @@ def report_lines(
             zip(position.names, position.homes, position.masks, strict=True)
         ):
             player = key, _PLAYERS[p]
-            _, _, total, face, penalty, bonus, net = figures[player]
+            _, _, total, face, penalty, bonus, net = figures[player][:7]
             owned = mask.to_bytes(size, "little")
             states = ", ".join(
                 [group[byte] for group, byte in zip(groups, owned, strict=False) if byte]
             )
-            if several:
+            last = figures[player][7:14]  # the siege masks of the last block
+            if several:  # face_upto/12: the blocks before the last
+                rows = sorted(sieges[player], key=lambda row: int(row[2]))
                 siege = ", ".join(
                     [
                         written[int(row[2]) * 7 + i][mask_text]
-                        for row in sorted(sieges[player], key=lambda row: int(row[2]))
+                        for row in rows
                         for i, mask_text in enumerate(row[5:12])
+                        if mask_text != "0"
+                    ]
+                    + [
+                        written[last_groups + i][mask_text]
+                        for i, mask_text in enumerate(last)
                         if mask_text != "0"
                     ]
                 )
@@ -128,7 +136,7 @@ def report_lines(
                 siege = ", ".join(
                     [
                         group[mask_text]
-                        for group, mask_text in zip(written, sieges[player][0][5:12], strict=False)
+                        for group, mask_text in zip(written, last, strict=False)
                         if mask_text != "0"
                     ]
                 )
