@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from json.encoder import encode_basestring  # what json.dumps uses, ensure_ascii=False
+from operator import getitem
 
 from evlogic.asp.compiled import Atom, Compiled, Position
 from evlogic.asp.solver import SolverError
@@ -111,12 +112,11 @@ def report_lines(
             zip(position.names, position.homes, position.masks, strict=True)
         ):
             player = key, _PLAYERS[p]
-            _, _, total, face, penalty, bonus, net = figures[player][:7]
-            owned = mask.to_bytes(size, "little")
-            states = ", ".join(
-                [group[byte] for group, byte in zip(groups, owned, strict=False) if byte]
-            )
-            last = figures[player][7:14]  # the siege masks of the last block
+            row = figures[player]
+            _, _, total, face, penalty, bonus, net = row[:7]
+            # a mask's ids come encoded from the board's tables; mask 0 has none ("")
+            states = ", ".join(filter(None, map(getitem, groups, mask.to_bytes(size, "little"))))
+            last = row[7:14]  # the siege masks of the last block
             if several:  # face_upto/12: the blocks before the last
                 rows = sorted(sieges[player], key=lambda row: int(row[2]))
                 siege = ", ".join(
@@ -133,13 +133,7 @@ def report_lines(
                     ]
                 )
             else:
-                siege = ", ".join(
-                    [
-                        group[mask_text]
-                        for group, mask_text in zip(written, last, strict=False)
-                        if mask_text != "0"
-                    ]
-                )
+                siege = ", ".join(filter(None, map(getitem, written, last)))
             encoded_name = _encoded(name)
             if player in cores:
                 _, _, a, b = cores[player]
