@@ -75,10 +75,8 @@ def report_lines(
     winners: set[tuple[str, str]] = set()
     cores: dict[tuple[str, str], list[str]] = {}
     joined: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
-    for name, values in atoms:
-        if name == "face_upto":
-            sieges[values[0], values[1]].append(values)
-        elif name == "figures":
+    for name, values in atoms:  # the most frequent first: a figures row a player
+        if name == "figures":
             figures[values[0], values[1]] = values
         elif name == "won":
             won[values[0]] = values
@@ -88,6 +86,8 @@ def report_lines(
             cores[values[0], values[1]] = values
         elif name == "joined":
             joined[values[0], values[1]].append((int(values[3]), int(values[2])))
+        elif name == "face_upto":  # a board of several blocks only
+            sieges[values[0], values[1]].append(values)
     players = sum(len(position.names) for position in positions)
     if len(won) != len(positions) or len(figures) != players:
         raise SolverError("the batch encoding broke its output")
