@@ -155,9 +155,12 @@ def test_read_position_accepts_exactly_what_quick_game_accepts(value):
 def test_input_atoms_are_the_symbols_function_gives():
     from clingo import Function, Number
 
-    for values in ([0, 1, 5000, 3, 0, 255, 17, 0, 0, 0, 0, 1], [70000, 2], [0] * 20):
-        assert compiled._owns([values]) == [Function("owns", [Number(value) for value in values])]
-        assert compiled._taken([values]) == [Function("taken", [Number(value) for value in values])]
+    for values in ([0, 1, 5000, 3, 0, 255, 17, 0, 0, 0, 0, 1], [70000, 2], [0] * 20, [-3, 4]):
+        atom = [Function("owns", [Number(value) for value in values])]
+        assert compiled._owns(values, len(values)) == atom
+        assert compiled._owns(values * 3, len(values)) == atom * 3
+        assert compiled._taken(values, len(values))[0].name == "taken"
+    assert compiled._owns([], 11) == []
 
 
 # --- the output path: shown atoms read as text, lines written from fragments ---

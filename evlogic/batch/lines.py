@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from json.encoder import encode_basestring  # what json.dumps uses, ensure_ascii=False
+from operator import getitem
 
 from evlogic.asp.compiled import Atom, Compiled, Position
 from evlogic.asp.solver import SolverError
@@ -74,10 +75,8 @@ def report_lines(
     winners: set[tuple[str, str]] = set()
     cores: dict[tuple[str, str], list[str]] = {}
     joined: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
-    for name, values in atoms:
-        if name == "face_upto":
-            sieges[values[0], values[1]].append(values)
-        elif name == "figures":
+    for name, values in atoms:  # the most frequent first: a figures row a player
+        if name == "figures":
             figures[values[0], values[1]] = values
         elif name == "won":
             won[values[0]] = values
@@ -87,6 +86,8 @@ def report_lines(
             cores[values[0], values[1]] = values
         elif name == "joined":
             joined[values[0], values[1]].append((int(values[3]), int(values[2])))
+        elif name == "face_upto":  # a board of several blocks only
+            sieges[values[0], values[1]].append(values)
     players = sum(len(position.names) for position in positions)
     if len(won) != len(positions) or len(figures) != players:
         raise SolverError("the batch encoding broke its output")
@@ -96,6 +97,7 @@ def report_lines(
     home_ids = {state: table.by_number[number] for state, number in board.numbers.items()}
     size = board.blocks * 7
     several = board.blocks > 1
+    last_groups = (board.blocks - 1) * 7  # the last block's first group
     head = f'"board": {encode_basestring(board_name)}, "rules": {encode_basestring(rules_name)}, '
     end = f'"game_end": {board.game_end}, "players": ['
     clean = table.clean and is_unicode(board_name) and is_unicode(rules_name)
@@ -110,28 +112,28 @@ def report_lines(
             zip(position.names, position.homes, position.masks, strict=True)
         ):
             player = key, _PLAYERS[p]
-            _, _, total, face, penalty, bonus, net = figures[player]
-            owned = mask.to_bytes(size, "little")
-            states = ", ".join(
-                [group[byte] for group, byte in zip(groups, owned, strict=False) if byte]
-            )
-            if several:
+            row = figures[player]
+            _, _, total, face, penalty, bonus, net = row[:7]
+            # a mask's ids come encoded from the board's tables; mask 0 has none ("")
+            states = ", ".join(filter(None, map(getitem, groups, mask.to_bytes(size, "little"))))
+            last = row[7:14]  # the siege masks of the last block
+            if several:  # face_upto/12: the blocks before the last
+                rows = sorted(sieges[player], key=lambda row: int(row[2]))
                 siege = ", ".join(
                     [
                         written[int(row[2]) * 7 + i][mask_text]
-                        for row in sorted(sieges[player], key=lambda row: int(row[2]))
+                        for row in rows
                         for i, mask_text in enumerate(row[5:12])
+                        if mask_text != "0"
+                    ]
+                    + [
+                        written[last_groups + i][mask_text]
+                        for i, mask_text in enumerate(last)
                         if mask_text != "0"
                     ]
                 )
             else:
-                siege = ", ".join(
-                    [
-                        group[mask_text]
-                        for group, mask_text in zip(written, sieges[player][0][5:12], strict=False)
-                        if mask_text != "0"
-                    ]
-                )
+                siege = ", ".join(filter(None, map(getitem, written, last)))
             encoded_name = _encoded(name)
             if player in cores:
                 _, _, a, b = cores[player]
