@@ -736,7 +736,13 @@ def _smallest(
             deadline,
             progress,
             record,
-            lambda: within.size is not None or guess() is not None,
+            # a counterexample as small as the floor is the smallest: no
+            # need to wait for the solver to prove it
+            lambda: (
+                within.size is not None
+                or guess() is not None
+                or _owned_count(progress.best) <= floor
+            ),
         )
         if status == "exhausted":
             return True
