@@ -123,7 +123,7 @@ def test_a_rule_set_whose_figures_could_pass_32_bits_is_scored_by_the_readable_r
 
 # --- the input path: lines read straight into masks ---------------------------
 
-_ids = st.sampled_from(["AL", "GA", "FL", "TN", "ZZ", "", 3, None])
+_ids = st.sampled_from(["AL", "GA", "FL", "TN", "ZZ", "", 3, None, ["AL"], 2.5])
 _players = st.lists(
     st.fixed_dictionaries(
         {"name": st.sampled_from(["A", "B", " ", "é", 7]), "home": _ids},

@@ -216,14 +216,11 @@ def read_position(value: object, board: Compiled) -> Position | None:
         home_bit = bits.get(home)
         if home_bit is None or all_homes & home_bit:
             return None
-        mask = 0
         try:
-            for state in won:
-                bit = bits.get(state)
-                if bit is None or mask & bit:  # not a state id, or listed twice
-                    return None
-                mask |= bit
-        except TypeError:  # an unhashable entry: not a state id
+            mask = sum(map(bits.__getitem__, won))
+        except (KeyError, TypeError):  # not a state id (an unhashable entry: not one either)
+            return None
+        if mask.bit_count() != len(won):  # a state listed twice (its bits carried)
             return None
         all_homes |= home_bit
         names.append(name)
