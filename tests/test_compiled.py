@@ -155,7 +155,13 @@ def test_read_position_accepts_exactly_what_quick_game_accepts(value):
 def test_input_atoms_are_the_symbols_function_gives():
     from clingo import Function, Number
 
-    for values in ([0, 1, 5000, 3, 0, 255, 17, 0, 0, 0, 0, 1], [70000, 2], [0] * 20, [-3, 4]):
+    for values in (
+        [0, 1, 5000, 3, 0, 255, 17, 0, 0, 0, 0, 1],
+        [70000, 2],
+        [0] * 20,
+        [-3, 4],
+        [2**31 - 1, 0],
+    ):
         atom = [Function("owns", [Number(value) for value in values])]
         assert compiled._owns(values, len(values)) == atom
         assert compiled._owns(values * 3, len(values)) == atom * 3

@@ -20,6 +20,7 @@ rule sets and positions).
 
 from __future__ import annotations
 
+import sys
 from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -475,6 +476,7 @@ def _fast_atoms(name: str) -> Callable[[Flat, int], list[Symbol]] | None:
     except (ImportError, AttributeError):
         return None
     encoded = name.encode()
+    tag = _number_tag()
 
     def fast(values: Flat, width: int) -> list[Symbol]:
         if not values:
@@ -482,11 +484,18 @@ def _fast_atoms(name: str) -> Callable[[Flat, int], list[Symbol]] | None:
         if min(values) < 0:
             return _slow_atoms(name, values, width)
         top = max(values)
-        if top >= len(handles):
-            handles.extend(Number(value)._rep for value in range(len(handles), 2 * top + 1))
-        # array.array converts the handles in C (cffi's own list conversion
-        # costs about four times as much)
-        numbers = array("Q", list(map(handles.__getitem__, values)))
+        if tag is not None and top < 1 << 31:
+            # each handle is the number in its low half and the tag in its
+            # high half: the halves are laid out by array.array in C
+            numbers = array("I", bytes(8 * len(values)))
+            numbers[0::2] = array("I", values)
+            numbers[1::2] = array("I", [tag]) * len(values)
+        else:
+            if top >= len(handles):
+                handles.extend(Number(value)._rep for value in range(len(handles), 2 * top + 1))
+            # array.array converts the handles in C (cffi's own list
+            # conversion costs about four times as much)
+            numbers = array("Q", list(map(handles.__getitem__, values)))
         first = _ffi.from_buffer("clingo_symbol_t[]", numbers)
         atoms = []
         for start in range(0, len(values), width):
@@ -496,6 +505,17 @@ def _fast_atoms(name: str) -> Callable[[Flat, int], list[Symbol]] | None:
         return atoms
 
     return fast
+
+
+def _number_tag() -> int | None:
+    """The high 32 bits of every handle of a number 0 <= n < 2^31 in this
+    clingo, whose low 32 bits are n (clingo 5.8 on a little-endian machine),
+    or None when that is not so (then the handles are looked up)."""
+    tag = Number(0)._rep >> 32
+    samples = (1, 7, 255, 256, 65_535, 1 << 20, (1 << 31) - 1)
+    if sys.byteorder != "little" or any(Number(n)._rep != tag << 32 | n for n in samples):
+        return None
+    return tag
 
 
 def _slow_atoms(name: str, values: Flat, width: int) -> list[Symbol]:
