@@ -299,6 +299,16 @@ def pack(board: Compiled, positions: Sequence[Position]) -> Packed:
     owns: Flat = []  # owns(G, P, H, K, M0..M6), one row after another
     taken: Flat = []  # taken(G, K, T0..T6)
     numbers = board.numbers
+    if board.blocks == 1:  # one row a player, no slicing (most boards)
+        for index, position in enumerate(positions):
+            everyone = 0
+            for p, (home, mask) in enumerate(zip(position.homes, position.masks, strict=True)):
+                everyone |= mask
+                owns += (index, p, numbers[home], 0)
+                owns += mask.to_bytes(7, "little")
+            taken += (index, 0)
+            taken += everyone.to_bytes(7, "little")
+        return Packed(_owns(owns, 11), _taken(taken, 9))
     size = board.blocks * 7  # bytes: one a group
     blocks = [(block, block * 7, block * 7 + 7) for block in range(board.blocks)]
     for index, position in enumerate(positions):
