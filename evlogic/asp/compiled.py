@@ -20,6 +20,7 @@ rule sets and positions).
 
 from __future__ import annotations
 
+import re
 import sys
 from array import array
 from collections.abc import Callable, Sequence
@@ -122,24 +123,31 @@ def _compiled(board: Board, key: tuple, rules: RuleSet) -> Compiled:
         control.load(str(rules_dir() / name))
     control.add("base", [], rules.program() + board_program(board))
     control.ground([("base", [])])
-    shown: list[Symbol] = []
-    control.solve(on_model=lambda model: shown.extend(model.symbols(shown=True)))
-    tables: dict[str, list[Symbol]] = {name: [] for name in TABLES}
+    shown: list[str] = []
+    control.solve(on_model=lambda model: shown.append(_shown_text(model)))
+    # The shown atoms are read from their text, every argument a number
+    # (the Python API costs ~11 us an atom: a fifth of a worker's start).
+    rows: dict[str, Flat] = {name: [] for name in TABLES}
+    widths: dict[str, int] = dict.fromkeys(TABLES, 1)
     scalars: dict[str, Symbol] = {"union_region": Number(0)}
     readable_only = False
-    for symbol in shown:
-        if symbol.name in tables:
-            tables[symbol.name].append(Tuple_(symbol.arguments))
-        elif symbol.name == "readable_only":
+    for name, arguments in _SHOWN_ATOM.findall(shown[0][1:-1]):
+        if name in rows:
+            values = [int(value) for value in arguments.split(",")]
+            rows[name] += values
+            widths[name] = len(values)
+        elif name == "readable_only":
             readable_only = True
-        elif symbol.name == "union_region":
+        elif name == "union_region":
             scalars["union_region"] = Number(1)
         else:
-            scalars[symbol.name] = symbol.arguments[0]
+            scalars[name] = Number(int(arguments))
+    tables = {name: _tuples(rows[name], widths[name]) for name in TABLES}
     ids = state_ids(board)
     slots = {}
-    for row in tables["slot"]:
-        state, block, group, bit = (argument.number for argument in row.arguments)
+    slot_rows = rows["slot"]
+    for start in range(0, len(slot_rows), 4):
+        state, block, group, bit = slot_rows[start : start + 4]
         slots[ids[state]] = (block, group, bit)
     decode = {}
     blocks = scalars["blocks"].number
@@ -542,3 +550,8 @@ def _atoms(name: str) -> Callable[[Flat, int], list[Symbol]]:
 
 _owns = _atoms("owns")
 _taken = _atoms("taken")
+_tuples = _atoms("")  # Tuple_: a function without a name
+
+#: A shown atom of compile.lp in the model's text: its name, its arguments
+#: (numbers, none nested).
+_SHOWN_ATOM = re.compile(r"([a-z_]+)(?:\(([-0-9,]*)\))?")
