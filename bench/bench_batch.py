@@ -40,7 +40,13 @@ from timing import median_seconds, print_rows  # noqa: E402
 
 from evlogic.asp import compiled  # noqa: E402
 from evlogic.batch.lines import report_lines  # noqa: E402
-from evlogic.batch.runner import BatchOptions, _position, _resolve, chunks  # noqa: E402
+from evlogic.batch.runner import (  # noqa: E402
+    BatchOptions,
+    _position,
+    _resolve,
+    chunks,
+    cycle_collector_paused,
+)
 from evlogic.batch.sample import sample_games  # noqa: E402
 from evlogic.loading.boards import load_board  # noqa: E402
 from evlogic.resources import bundled_boards  # noqa: E402
@@ -121,31 +127,37 @@ def steps_us(source: Path) -> dict[str, float]:
 
     with source.open() as lines:
         for chunk in chunks(lines, 1000):
-            boards: dict = {}
-            lines_read = timed(
-                "input", lambda c=chunk, b=boards: [_resolve(n, t, options, b) for n, t in c]
-            )
-            _, _, usa, rules = lines_read[0]
-            board = compiled.compiled(usa, rules)
-            positions = timed(
-                "input",
-                lambda r=lines_read, b=board: [_position(*line, b, options) for line in r],
-            )
-            packed = timed("input", lambda p=positions, b=board: compiled.pack(b, p))
-            control = timed(
-                "grounding",
-                lambda k=packed, b=board, p=positions: compiled.ground_chunk(b, k, p),
-            )
-            shown = timed("solving", lambda c=control: compiled.solve(c))
-            atoms = timed("reading", lambda s=shown: compiled.read_atoms(s))
-            timed(
-                "output",
-                lambda c=chunk, p=positions, r=atoms, b=board, n=(usa.name, rules.name): "".join(
-                    report_lines(b, *n, p, [number for number, _ in c], r)
-                ),
-            )
+            with cycle_collector_paused():  # as batch scores a chunk
+                _steps(chunk, options, timed)
             count += len(chunk)
     return {step: seconds / count * 1e6 for step, seconds in spent.items()}
+
+
+def _steps(chunk: list, options: BatchOptions, timed: Callable) -> None:
+    """One chunk, step by step, as batch scores it."""
+    boards: dict = {}
+    lines_read = timed(
+        "input", lambda c=chunk, b=boards: [_resolve(n, t, options, b) for n, t in c]
+    )
+    _, _, usa, rules = lines_read[0]
+    board = compiled.compiled(usa, rules)
+    positions = timed(
+        "input",
+        lambda r=lines_read, b=board: [_position(*line, b, options) for line in r],
+    )
+    packed = timed("input", lambda p=positions, b=board: compiled.pack(b, p))
+    control = timed(
+        "grounding",
+        lambda k=packed, b=board, p=positions: compiled.ground_chunk(b, k, p),
+    )
+    shown = timed("solving", lambda c=control: compiled.solve(c))
+    atoms = timed("reading", lambda s=shown: compiled.read_atoms(s))
+    timed(
+        "output",
+        lambda c=chunk, p=positions, r=atoms, b=board, n=(usa.name, rules.name): "".join(
+            report_lines(b, *n, p, [number for number, _ in c], r)
+        ),
+    )
 
 
 def differential(examples: int) -> str:

@@ -10,16 +10,52 @@ boards and games, turns them into facts, solves, and decodes the model::
 
 from __future__ import annotations
 
+import importlib
+
 __version__ = "0.1.0"
 
-from evlogic.asp.engine import score_file, score_game
-from evlogic.drawing.diagram import draw_diagram
-from evlogic.errors import InputError
-from evlogic.loading.boards import Board, State, load_board
-from evlogic.loading.games import Game, Player, load_game
-from evlogic.loading.rulesets import RuleSet, load_rule_set
-from evlogic.reports.explain import Explanation, explain_game
-from evlogic.reports.report import PlayerScore, ScoreReport
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from evlogic.asp.engine import score_file, score_game
+    from evlogic.drawing.diagram import draw_diagram
+    from evlogic.errors import InputError
+    from evlogic.loading.boards import Board, State, load_board
+    from evlogic.loading.games import Game, Player, load_game
+    from evlogic.loading.rulesets import RuleSet, load_rule_set
+    from evlogic.reports.explain import Explanation, explain_game
+    from evlogic.reports.report import PlayerScore, ScoreReport
+
+#: The module of each public name, imported when the name is first used
+#: (PEP 562): a batch worker, which needs a few modules, imports only those.
+_MODULES = {
+    "score_file": "evlogic.asp.engine",
+    "score_game": "evlogic.asp.engine",
+    "draw_diagram": "evlogic.drawing.diagram",
+    "InputError": "evlogic.errors",
+    "Board": "evlogic.loading.boards",
+    "State": "evlogic.loading.boards",
+    "load_board": "evlogic.loading.boards",
+    "Game": "evlogic.loading.games",
+    "Player": "evlogic.loading.games",
+    "load_game": "evlogic.loading.games",
+    "RuleSet": "evlogic.loading.rulesets",
+    "load_rule_set": "evlogic.loading.rulesets",
+    "Explanation": "evlogic.reports.explain",
+    "explain_game": "evlogic.reports.explain",
+    "PlayerScore": "evlogic.reports.report",
+    "ScoreReport": "evlogic.reports.report",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _MODULES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'evlogic' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Board",

@@ -123,7 +123,7 @@ def test_a_rule_set_whose_figures_could_pass_32_bits_is_scored_by_the_readable_r
 
 # --- the input path: lines read straight into masks ---------------------------
 
-_ids = st.sampled_from(["AL", "GA", "FL", "TN", "ZZ", "", 3, None])
+_ids = st.sampled_from(["AL", "GA", "FL", "TN", "ZZ", "", 3, None, ["AL"], 2.5])
 _players = st.lists(
     st.fixed_dictionaries(
         {"name": st.sampled_from(["A", "B", " ", "é", 7]), "home": _ids},
@@ -155,7 +155,13 @@ def test_read_position_accepts_exactly_what_quick_game_accepts(value):
 def test_input_atoms_are_the_symbols_function_gives():
     from clingo import Function, Number
 
-    for values in ([0, 1, 5000, 3, 0, 255, 17, 0, 0, 0, 0, 1], [70000, 2], [0] * 20, [-3, 4]):
+    for values in (
+        [0, 1, 5000, 3, 0, 255, 17, 0, 0, 0, 0, 1],
+        [70000, 2],
+        [0] * 20,
+        [-3, 4],
+        [2**31 - 1, 0],
+    ):
         atom = [Function("owns", [Number(value) for value in values])]
         assert compiled._owns(values, len(values)) == atom
         assert compiled._owns(values * 3, len(values)) == atom * 3

@@ -20,6 +20,8 @@ rule sets and positions).
 
 from __future__ import annotations
 
+import re
+import sys
 from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -121,24 +123,31 @@ def _compiled(board: Board, key: tuple, rules: RuleSet) -> Compiled:
         control.load(str(rules_dir() / name))
     control.add("base", [], rules.program() + board_program(board))
     control.ground([("base", [])])
-    shown: list[Symbol] = []
-    control.solve(on_model=lambda model: shown.extend(model.symbols(shown=True)))
-    tables: dict[str, list[Symbol]] = {name: [] for name in TABLES}
+    shown: list[str] = []
+    control.solve(on_model=lambda model: shown.append(_shown_text(model)))
+    # The shown atoms are read from their text, every argument a number
+    # (the Python API costs ~11 us an atom: a fifth of a worker's start).
+    rows: dict[str, Flat] = {name: [] for name in TABLES}
+    widths: dict[str, int] = dict.fromkeys(TABLES, 1)
     scalars: dict[str, Symbol] = {"union_region": Number(0)}
     readable_only = False
-    for symbol in shown:
-        if symbol.name in tables:
-            tables[symbol.name].append(Tuple_(symbol.arguments))
-        elif symbol.name == "readable_only":
+    for name, arguments in _SHOWN_ATOM.findall(shown[0][1:-1]):
+        if name in rows:
+            values = [int(value) for value in arguments.split(",")]
+            rows[name] += values
+            widths[name] = len(values)
+        elif name == "readable_only":
             readable_only = True
-        elif symbol.name == "union_region":
+        elif name == "union_region":
             scalars["union_region"] = Number(1)
         else:
-            scalars[symbol.name] = symbol.arguments[0]
+            scalars[name] = Number(int(arguments))
+    tables = {name: _tuples(rows[name], widths[name]) for name in TABLES}
     ids = state_ids(board)
     slots = {}
-    for row in tables["slot"]:
-        state, block, group, bit = (argument.number for argument in row.arguments)
+    slot_rows = rows["slot"]
+    for start in range(0, len(slot_rows), 4):
+        state, block, group, bit = slot_rows[start : start + 4]
         slots[ids[state]] = (block, group, bit)
     decode = {}
     blocks = scalars["blocks"].number
@@ -216,14 +225,11 @@ def read_position(value: object, board: Compiled) -> Position | None:
         home_bit = bits.get(home)
         if home_bit is None or all_homes & home_bit:
             return None
-        mask = 0
         try:
-            for state in won:
-                bit = bits.get(state)
-                if bit is None or mask & bit:  # not a state id, or listed twice
-                    return None
-                mask |= bit
-        except TypeError:  # an unhashable entry: not a state id
+            mask = sum(map(bits.__getitem__, won))
+        except (KeyError, TypeError):  # not a state id (an unhashable entry: not one either)
+            return None
+        if mask.bit_count() != len(won):  # a state listed twice (its bits carried)
             return None
         all_homes |= home_bit
         names.append(name)
@@ -301,6 +307,16 @@ def pack(board: Compiled, positions: Sequence[Position]) -> Packed:
     owns: Flat = []  # owns(G, P, H, K, M0..M6), one row after another
     taken: Flat = []  # taken(G, K, T0..T6)
     numbers = board.numbers
+    if board.blocks == 1:  # one row a player, no slicing (most boards)
+        for index, position in enumerate(positions):
+            everyone = 0
+            for p, (home, mask) in enumerate(zip(position.homes, position.masks, strict=True)):
+                everyone |= mask
+                owns += (index, p, numbers[home], 0)
+                owns += mask.to_bytes(7, "little")
+            taken += (index, 0)
+            taken += everyone.to_bytes(7, "little")
+        return Packed(_owns(owns, 11), _taken(taken, 9))
     size = board.blocks * 7  # bytes: one a group
     blocks = [(block, block * 7, block * 7 + 7) for block in range(board.blocks)]
     for index, position in enumerate(positions):
@@ -478,6 +494,7 @@ def _fast_atoms(name: str) -> Callable[[Flat, int], list[Symbol]] | None:
     except (ImportError, AttributeError):
         return None
     encoded = name.encode()
+    tag = _number_tag()
 
     def fast(values: Flat, width: int) -> list[Symbol]:
         if not values:
@@ -485,11 +502,18 @@ def _fast_atoms(name: str) -> Callable[[Flat, int], list[Symbol]] | None:
         if min(values) < 0:
             return _slow_atoms(name, values, width)
         top = max(values)
-        if top >= len(handles):
-            handles.extend(Number(value)._rep for value in range(len(handles), 2 * top + 1))
-        # array.array converts the handles in C (cffi's own list conversion
-        # costs about four times as much)
-        numbers = array("Q", list(map(handles.__getitem__, values)))
+        if tag is not None and top < 1 << 31:
+            # each handle is the number in its low half and the tag in its
+            # high half: the halves are laid out by array.array in C
+            numbers = array("I", bytes(8 * len(values)))
+            numbers[0::2] = array("I", values)
+            numbers[1::2] = array("I", [tag]) * len(values)
+        else:
+            if top >= len(handles):
+                handles.extend(Number(value)._rep for value in range(len(handles), 2 * top + 1))
+            # array.array converts the handles in C (cffi's own list
+            # conversion costs about four times as much)
+            numbers = array("Q", list(map(handles.__getitem__, values)))
         first = _ffi.from_buffer("clingo_symbol_t[]", numbers)
         atoms = []
         for start in range(0, len(values), width):
@@ -499,6 +523,17 @@ def _fast_atoms(name: str) -> Callable[[Flat, int], list[Symbol]] | None:
         return atoms
 
     return fast
+
+
+def _number_tag() -> int | None:
+    """The high 32 bits of every handle of a number 0 <= n < 2^31 in this
+    clingo, whose low 32 bits are n (clingo 5.8 on a little-endian machine),
+    or None when that is not so (then the handles are looked up)."""
+    tag = Number(0)._rep >> 32
+    samples = (1, 7, 255, 256, 65_535, 1 << 20, (1 << 31) - 1)
+    if sys.byteorder != "little" or any(Number(n)._rep != tag << 32 | n for n in samples):
+        return None
+    return tag
 
 
 def _slow_atoms(name: str, values: Flat, width: int) -> list[Symbol]:
@@ -515,3 +550,8 @@ def _atoms(name: str) -> Callable[[Flat, int], list[Symbol]]:
 
 _owns = _atoms("owns")
 _taken = _atoms("taken")
+_tuples = _atoms("")  # Tuple_: a function without a name
+
+#: A shown atom of compile.lp in the model's text: its name, its arguments
+#: (numbers, none nested).
+_SHOWN_ATOM = re.compile(r"([a-z_]+)(?:\(([-0-9,]*)\))?")

@@ -104,6 +104,8 @@ def utf8_line(text: str, source: str, number: int) -> str:
             raise InputError(source, f"line longer than {limit}: stopped reading", line=number)
         limit = f"{MAX_LINE_CHARS // 2**20} MiB"
         raise InputError(source, f"line longer than {limit}, the most evlogic reads", line=number)
+    if text.isascii():  # most lines: nothing to encode
+        return text
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as error:
