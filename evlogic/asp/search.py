@@ -738,7 +738,7 @@ def _smallest(
             record,
             # a counterexample as small as the floor is the smallest: no
             # need to wait for the solver to prove it
-            lambda: (
+            lambda floor=floor: (
                 within.size is not None
                 or guess() is not None
                 or _owned_count(progress.best) <= floor
