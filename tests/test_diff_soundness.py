@@ -17,6 +17,7 @@ from pathlib import Path
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_differential import rule_variants
 from test_search_soundness import owned_count
 from test_search_soundness import positions as every_position
 
@@ -30,15 +31,8 @@ STATES = "ABCDE"
 
 #: A rule set of numbers, every parameter but game_end (which diff checks
 #: against the board and which changes no total).
-rule_sets = st.fixed_dictionaries(
-    {
-        "tiers": st.dictionaries(st.integers(1, 5), st.integers(0, 40), min_size=1, max_size=3),
-        "siege_penalty": st.integers(0, 20),
-        "links_needed": st.integers(1, 3),
-        "swing_multiplier": st.integers(1, 3),
-        "home_swing": st.booleans(),
-        "region": st.sampled_from(["best-core", "union"]),
-    }
+rule_sets = rule_variants.map(
+    lambda variant: {key: value for key, value in variant.items() if key != "game_end"}
 )
 
 boards = st.builds(
