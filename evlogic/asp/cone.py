@@ -24,11 +24,14 @@ A program qualifies when, in every statement,
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import clingo
 import clingo.ast
+
+from evlogic.resources import rules_dir
 
 ASTType = clingo.ast.ASTType
 
@@ -123,31 +126,24 @@ def reads_player0_only(programs: Sequence[Path]) -> bool:
     return statements is not None and all(_qualifies(statement) for statement in statements)
 
 
+@functools.cache
 def scoring_predicates() -> frozenset[tuple[str, int]]:
     """The predicates the scoring rules and the searches' own files define
     (heads of rules/*.lp and rules/search/*.lp), and the facts evlogic
-    gives them (evlogic/asp/facts.py)."""
-    global _SCORING
-    if _SCORING is None:
-        from evlogic.resources import rules_dir
+    gives them (evlogic/asp/facts.py); read once a process."""
+    found: set[tuple[str, int]] = set(NEUTRAL)
+    files = [*sorted(rules_dir().glob("*.lp")), *sorted((rules_dir() / "search").glob("*.lp"))]
 
-        found: set[tuple[str, int]] = set(NEUTRAL)
-        files = [*sorted(rules_dir().glob("*.lp")), *sorted((rules_dir() / "search").glob("*.lp"))]
+    def heads(statement: clingo.ast.AST) -> None:
+        if statement.ast_type == ASTType.Rule:
+            for node, _in_head, _nested in _walk(statement.head, True, False):
+                if node.ast_type == ASTType.SymbolicAtom and (
+                    node.symbol.ast_type == ASTType.Function
+                ):
+                    found.add((node.symbol.name, len(node.symbol.arguments)))
 
-        def heads(statement: clingo.ast.AST) -> None:
-            if statement.ast_type == ASTType.Rule:
-                for node, _in_head, _nested in _walk(statement.head, True, False):
-                    if node.ast_type == ASTType.SymbolicAtom and (
-                        node.symbol.ast_type == ASTType.Function
-                    ):
-                        found.add((node.symbol.name, len(node.symbol.arguments)))
-
-        clingo.ast.parse_files([str(path) for path in files], heads, logger=_quiet)
-        _SCORING = frozenset(found)
-    return _SCORING
-
-
-_SCORING: frozenset[tuple[str, int]] | None = None
+    clingo.ast.parse_files([str(path) for path in files], heads, logger=_quiet)
+    return frozenset(found)
 
 
 def sees_near_states_only(programs: Sequence[Path]) -> bool:
