@@ -530,9 +530,8 @@ def _search(
         found = _guided(control, guide.control(), bound, deadline, progress, stop=given_up)
         if found == "none":
             floor = bound + 1
-        if isinstance(found, list) or found == "unknown":
-            pass
-        else:  # none within the guess, or the guess overtaken: look on alone
+        if not isinstance(found, list) and found != "unknown":
+            # none within the guess, or the guess overtaken: look on alone
             progress.phase = "looking for any counterexample"
             found = _solve(control, everything, deadline, progress, within)
     if found == "unknown":

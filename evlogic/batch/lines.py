@@ -118,12 +118,12 @@ def report_lines(
             states = ", ".join(filter(None, map(getitem, groups, mask.to_bytes(size, "little"))))
             last = row[7:14]  # the siege masks of the last block
             if several:  # face_upto/12: the blocks before the last
-                rows = sorted(sieges[player], key=lambda row: int(row[2]))
+                uptos = sorted(sieges[player], key=lambda upto: int(upto[2]))
                 siege = ", ".join(
                     [
-                        written[int(row[2]) * 7 + i][mask_text]
-                        for row in rows
-                        for i, mask_text in enumerate(row[5:12])
+                        written[int(upto[2]) * 7 + i][mask_text]
+                        for upto in uptos
+                        for i, mask_text in enumerate(upto[5:12])
                         if mask_text != "0"
                     ]
                     + [
