@@ -11,10 +11,9 @@ boards and games, turns them into facts, solves, and decodes the model::
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
-
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from evlogic.asp.engine import score_file, score_game
