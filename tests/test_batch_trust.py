@@ -254,7 +254,7 @@ def whole_lines(out: Path) -> list[int]:
 
 def test_a_killed_worker_is_replaced_and_nothing_is_lost(tmp_path):
     process, out = start_batch(tmp_path, 6000, "--jobs", "2", "--chunk-size", "200")
-    workers = [pid for pid in children_of(process.pid) if b"spawn_main" in _cmdline(pid)]
+    workers = [pid for pid in children_of(process.pid) if b"resource_tracker" not in _cmdline(pid)]
     assert workers, "no worker process found"
     os.kill(workers[0], signal.SIGKILL)
     _, err = process.communicate(timeout=300)
@@ -287,6 +287,18 @@ def test_a_signal_ends_workers_and_keeps_whole_lines(tmp_path, signum, status, m
     assert (process.returncode, err) == (status, message)
     assert alive(children) == set()
     assert 0 < len(whole_lines(out)) < 20000
+
+
+def test_workers_whose_parent_is_killed_exit(tmp_path):
+    """The CLI forks its workers: each lets go of the parent's ends of the
+    pipes it inherited, so none is kept waiting when the parent is gone."""
+    process, _ = start_batch(tmp_path, 20000, "--jobs", "2", "--chunk-size", "200")
+    workers = children_of(process.pid)
+    assert len(workers) >= 2
+    assert not any(b"spawn_main" in _cmdline(pid) for pid in workers)  # forked
+    process.kill()
+    process.communicate(timeout=30)
+    assert alive(workers) == set()
 
 
 # --- the output must not be the input ---------------------------------------

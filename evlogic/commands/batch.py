@@ -189,5 +189,6 @@ def _progress_bar(input_name: str) -> Iterator[Any]:
     if input_name != "-":
         with open(input_name, "rb") as counting:
             total = sum(block.count(b"\n") for block in iter(lambda: counting.read(1 << 20), b""))
+    tqdm.monitor_interval = 0  # no monitor thread: batch forks its workers single-threaded
     with tqdm(total=total, unit=" games", file=sys.stderr, smoothing=0.1) as bar:
         yield bar
