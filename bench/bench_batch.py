@@ -41,6 +41,7 @@ from timing import median_seconds, print_rows  # noqa: E402
 from evlogic.asp import compiled  # noqa: E402
 from evlogic.batch.lines import report_lines  # noqa: E402
 from evlogic.batch.runner import (  # noqa: E402
+    CHUNK_SIZE,
     BatchOptions,
     _position,
     _resolve,
@@ -126,7 +127,7 @@ def steps_us(source: Path) -> dict[str, float]:
         return result
 
     with source.open() as lines:
-        for chunk in chunks(lines, 1000):
+        for chunk in chunks(lines, CHUNK_SIZE):
             with cycle_collector_paused():  # as batch scores a chunk
                 _steps(chunk, options, timed)
             count += len(chunk)

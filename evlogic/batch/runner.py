@@ -53,21 +53,29 @@ from evlogic.loading.yamlfile import Field, is_unicode
 from evlogic.reports.report import atoms_by_position, decode
 from evlogic.resources import maps_dir, rules_dir
 
-#: Lines per chunk: big enough that grounding overhead vanishes, small
-#: enough that memory stays flat (a 51-state chunk grounds in ~0.2 s).
-CHUNK_SIZE = 1000
+#: Lines per chunk: big enough that a grounding's fixed costs (a clingo
+#: Control, the board's tables, a ground call a closure step) fade, small
+#: enough that memory stays flat and --jobs has chunks to share.  On the usa
+#: board 2,000 took ~4.5% fewer instructions a position than 1,000.
+CHUNK_SIZE = 2000
 
 #: A piece of a chunk whose worker died is retried in this many smaller
 #: pieces (down to single lines): a few more crashes, far fewer groundings
 #: than line by line.  A piece that ran out of time is retried line by line.
 SPLIT = 10
 
-#: Chunks a worker process scores before a fresh one replaces it.  clingo
-#: keeps every symbol it makes, about 4.5 MB a usa chunk (either encoding),
-#: so a worker peaks near 60 + 24 x 4.5 MB; a fresh one costs ~0.45 s of
-#: CPU (imports, the board compiled), ~20 us a position at 24 chunks (at 8,
-#: ~55 us: a sixth of the compiled path).
-CHUNKS_PER_WORKER = 24
+#: Lines a worker process scores (in whole chunks, at least one) before a
+#: fresh one replaces it.  clingo keeps every symbol it makes, about 4.5 MB
+#: a thousand usa positions (either encoding), so a worker peaks near
+#: 60 + 24 x 4.5 MB; a fresh one costs ~0.1 s of CPU (forked: the board
+#: loaded and compiled again), ~4 us a position.
+LINES_PER_WORKER = 24_000
+
+
+def chunks_per_worker(chunk_size: int) -> int:
+    """Chunks of ``chunk_size`` lines a worker scores before it is replaced."""
+    return max(1, LINES_PER_WORKER // chunk_size)
+
 
 #: Address space of one worker process, in MiB (--memory-limit): the
 #: limit of every command that solves.
@@ -494,8 +502,8 @@ def run_batch(
     ``jobs`` worker processes score the chunks (the CLI always uses them),
     each within ``limits``; ``None`` scores in this process, with no limits.
     clingo keeps every symbol it ever creates, so a process that scores
-    without end grows: workers are replaced after ``CHUNKS_PER_WORKER``
-    chunks, which keeps memory flat.
+    without end grows: workers are replaced after ``LINES_PER_WORKER``
+    lines, which keeps memory flat.
     """
     pieces = chunks(lines, chunk_size)
     limits = limits or Limits()
@@ -512,7 +520,7 @@ def run_batch(
                     jobs,
                     _start_worker,
                     (limits.memory_mb,),
-                    tasks_per_worker=CHUNKS_PER_WORKER,
+                    tasks_per_worker=chunks_per_worker(chunk_size),
                     timeout=limits.timeout,
                     death_note=(
                         ""
