@@ -3,7 +3,8 @@
 On the 51-state board, 4 players, 36 states won (positions from
 `evlogic sample`), end to end (read JSONL, score, write JSONL), median of
 several runs, with the plain Python scorer of tests/ doing the same end to
-end in the same run as the baseline:
+end in the same run as the baseline (the rows take turns, run by run, so
+each ratio compares the same minutes of a machine whose speed drifts):
 
 * one process (target: >= 5,000 positions/s),
 * --jobs 2 (target: >= 1.7x the one-process rate),
@@ -36,7 +37,7 @@ from typing import TypeVar
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 
-from timing import median_seconds, print_rows  # noqa: E402
+from timing import interleaved_medians, print_rows  # noqa: E402
 
 from evlogic.asp import compiled  # noqa: E402
 from evlogic.batch.lines import report_lines  # noqa: E402
@@ -202,11 +203,17 @@ def main() -> None:
     sample(games, args.count)
 
     steps = steps_us(games)
-    plain = median_seconds(lambda: plain_end_to_end(games, out), args.runs)
     readable = readable_rules(work)
-    old = median_seconds(lambda: batch(games, out, 1, "--rules", readable), args.runs)
-    one = median_seconds(lambda: batch(games, out, 1), args.runs)
-    two = median_seconds(lambda: batch(games, out, 2), args.runs)
+    medians = interleaved_medians(
+        {
+            "plain": lambda: plain_end_to_end(games, out),
+            "readable": lambda: batch(games, out, 1, "--rules", readable),
+            "one": lambda: batch(games, out, 1),
+            "two": lambda: batch(games, out, 2),
+        },
+        args.runs,
+    )
+    plain, old, one, two = (medians[name] for name in ("plain", "readable", "one", "two"))
     memory_count = 1_000_000 if args.million else args.memory_count
     big = work / "big.jsonl"
     sample(big, memory_count)

@@ -18,6 +18,21 @@ def median_seconds(action: Callable[[], object], runs: int) -> float:
     return statistics.median(times)
 
 
+def interleaved_medians(actions: dict[str, Callable[[], object]], runs: int) -> dict[str, float]:
+    """Median seconds of each action, the actions taking turns run by run
+    (after one warm-up each): on a shared machine whose speed drifts over
+    minutes, ratios between them then compare the same minutes."""
+    for action in actions.values():
+        action()
+    times: dict[str, list[float]] = {name: [] for name in actions}
+    for _ in range(runs):
+        for name, action in actions.items():
+            start = time.perf_counter()
+            action()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(spent) for name, spent in times.items()}
+
+
 def run_command(*args: str) -> Callable[[], object]:
     def run() -> None:
         subprocess.run(args, check=True, capture_output=True)
