@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -437,6 +438,36 @@ def test_workers_know_which_task_a_dead_or_slow_worker_held():
     done = [results[key] for key, kind in enumerate(kinds) if kind == "ok"]
     assert all(result.startswith("ok done in ") for result in done)
     assert len({result.split()[-1] for result in done}) >= 3  # workers were replaced
+
+
+PARENT_STATE: list[str] = []
+
+
+def parent_state() -> list[str]:
+    """Runs in a worker: what it sees of the parent's module state (a forked
+    worker inherits it, a spawned one imports this module anew)."""
+    return list(PARENT_STATE)
+
+
+def test_workers_fork_in_one_thread_and_spawn_beside_threads():
+    PARENT_STATE.append("set in the parent")
+    try:
+        if threading.active_count() == 1:
+            with Workers(1) as workers:
+                workers.submit("forked", parent_state)
+                assert workers.next_result() == ("forked", ["set in the parent"])
+        stop = threading.Event()
+        thread = threading.Thread(target=stop.wait)
+        thread.start()
+        try:
+            with Workers(1) as workers:
+                workers.submit("spawned", parent_state)
+                assert workers.next_result() == ("spawned", [])
+        finally:
+            stop.set()
+            thread.join()
+    finally:
+        PARENT_STATE.clear()
 
 
 def die_at_start() -> None:
