@@ -9,6 +9,8 @@ retires is sometimes never replaced (CPython gh-115634), and after
 ``shutdown(wait=False)`` the interpreter hangs at exit (gh-119592).  That
 was the hang batch showed in 2 of 5 runs.
 
+Workers are forked while the parent runs a single thread (ready in
+milliseconds, with the parent's modules imported), spawned otherwise.
 Here every worker has a pipe of its own and holds at most one task, so the
 parent always knows who holds what.  A worker that dies, or runs past the
 time limit (and is killed), is replaced, and its task comes back as
@@ -93,9 +95,9 @@ def _serve(
     A forked worker first lets go of what it inherited from the parent: the
     parent's ends of the pipes, its own and the other workers' (``inherited``;
     held here, they would keep a worker whose parent is gone from reading
-    end-of-file), the parent's
-    signal handlers, and its standard streams (a worker never writes to
-    them, and must never flush a line the parent has buffered).
+    end-of-file), the parent's signal handlers, and its standard streams (a
+    worker never writes to them, and must never flush a line the parent has
+    buffered).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
