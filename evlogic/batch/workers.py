@@ -9,8 +9,9 @@ retires is sometimes never replaced (CPython gh-115634), and after
 ``shutdown(wait=False)`` the interpreter hangs at exit (gh-119592).  That
 was the hang batch showed in 2 of 5 runs.
 
-Workers are forked while the parent runs a single thread (ready in
-milliseconds, with the parent's modules imported), spawned otherwise.
+On Linux, workers are forked while the parent runs a single thread (ready
+in milliseconds, with the parent's modules imported); they are spawned
+otherwise.
 Here every worker has a pipe of its own and holds at most one task, so the
 parent always knows who holds what.  A worker that dies, or runs past the
 time limit (and is killed), is replaced, and its task comes back as
@@ -231,10 +232,10 @@ class Workers:
         # Forked, a worker starts in milliseconds with the parent's modules
         # imported (spawned, it imports them again: ~0.2 s of CPU a worker).
         # Forking is safe only while this process runs a single thread; a
-        # process with threads (a test runner, a server) spawns.
-        forking = threading.active_count() == 1 and (
-            "fork" in self._multiprocessing.get_all_start_methods()
-        )
+        # process with threads (a test runner, a server) spawns, and so does
+        # every process off Linux (macOS's system libraries are not
+        # fork-safe, which is why CPython spawns there by default).
+        forking = sys.platform.startswith("linux") and threading.active_count() == 1
         context = self._multiprocessing.get_context("fork" if forking else "spawn")
         parent, child = context.Pipe()
         inherited = (parent, *(w.conn for w in self._workers)) if forking else ()
