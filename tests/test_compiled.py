@@ -22,6 +22,7 @@ from test_differential import game_under
 
 from evlogic.asp import compiled
 from evlogic.asp.engine import score_game
+from evlogic.batch.lines import Packed
 from evlogic.batch.runner import BatchOptions, _json_line, run_batch
 from evlogic.loading.boards import load_board
 from evlogic.loading.rulesets import load_rule_set
@@ -193,3 +194,19 @@ def test_names_beyond_ascii_are_written_as_the_readable_path_writes_them():
         run_batch([line], out, BatchOptions("in.jsonl", None, folder), chunk_size=4)
     game = load_game_from_line(line, usa, standard)
     assert out.getvalue() == _json_line({"line": 1, **score_game(game).to_dict()})
+
+
+def test_packed_siege_masks_read_as_the_rules_pack_them_and_are_forgotten_past_a_bound(
+    monkeypatch,
+):
+    groups = tuple(  # group -> mask -> its states' text (mask 0: none)
+        tuple(f"g{group}:{mask}" if mask else "" for mask in range(256)) for group in range(3)
+    )
+    packed = Packed(groups)
+    # S0 + 256 * S1 + 65536 * S2, as rules/batch/totals.lp writes it
+    assert packed[str(5 + 256 * 0 + 65536 * 3)] == "g0:5, g2:3"
+    assert packed["0"] == ""
+    monkeypatch.setattr(Packed, "REMEMBERED", 3)
+    for s1 in range(1, 10):
+        assert packed[str(256 * s1)] == f"g1:{s1}"
+        assert len(packed) <= 3

@@ -28,16 +28,38 @@ from evlogic.asp.solver import SolverError
 from evlogic.loading.yamlfile import is_unicode
 
 
+class Packed(dict[str, str]):
+    """Masks of up to three groups, packed into one number as
+    rules/batch/totals.lp packs siege masks (S012 = S0 + 256 * S1 + 65536 *
+    S2) and written as the rules write it, -> their ids, encoded and joined;
+    filled as they are met (a few hundred on a usa run), and forgotten past
+    ``REMEMBERED`` so a board of many neighbours cannot grow it without end."""
+
+    REMEMBERED = 100_000
+
+    def __init__(self, groups: tuple[tuple[str, ...], ...]) -> None:
+        super().__init__({"0": ""})
+        self._groups = groups
+
+    def __missing__(self, packed: str) -> str:
+        if len(self) >= self.REMEMBERED:
+            self.clear()
+        masks = int(packed).to_bytes(len(self._groups), "little")
+        text = self[packed] = ", ".join(filter(None, map(getitem, self._groups, masks)))
+        return text
+
+
 @dataclass(frozen=True)
 class Fragments:
     """A board's JSON fragments: each state id encoded, and for each group
-    (block * 7 + group) and 8-bit mask its ids, encoded and joined; the
-    mask-keyed tables also by the mask as the rules write it (text)."""
+    (block * 7 + group) and 8-bit mask its ids, encoded and joined; and for
+    each third of a block (block * 3 + part: groups 0-2, 3-5, 6) its packed
+    siege masks' ids."""
 
     ids: dict[str, str]  # state number, as text -> '"KY"'
     by_number: tuple[str, ...]  # state number -> '"KY"'
     groups: tuple[tuple[str, ...], ...]  # group -> mask -> '"IN", "KY"'
-    written: tuple[dict[str, str], ...]  # group -> mask as text -> '"IN", "KY"'
+    packed: tuple[Packed, ...]  # block * 3 + part -> packed masks as text -> '"IN", "KY"'
     clean: bool  # every id is text UTF-8 can hold
 
 
@@ -53,7 +75,11 @@ def fragments(board: Compiled) -> Fragments:
         ids={str(number): encoded for number, encoded in enumerate(by_number)},
         by_number=by_number,
         groups=groups,
-        written=tuple({str(mask): text for mask, text in enumerate(group)} for group in groups),
+        packed=tuple(
+            Packed(groups[block * 7 + start : block * 7 + stop])
+            for block in range(board.blocks)
+            for start, stop in ((0, 3), (3, 6), (6, 7))
+        ),
         clean=all(map(is_unicode, board.ids)),
     )
 
@@ -93,11 +119,11 @@ def report_lines(
         raise SolverError("the batch encoding broke its output")
 
     table = fragments(board)
-    ids, by_number, groups, written = table.ids, table.by_number, table.groups, table.written
+    ids, by_number, groups, packed = table.ids, table.by_number, table.groups, table.packed
     home_ids = {state: table.by_number[number] for state, number in board.numbers.items()}
     size = board.blocks * 7
     several = board.blocks > 1
-    last_groups = (board.blocks - 1) * 7  # the last block's first group
+    last_block = board.blocks - 1
     head = f'"board": {encode_basestring(board_name)}, "rules": {encode_basestring(rules_name)}, '
     end = f'"game_end": {board.game_end}, "players": ['
     clean = table.clean and is_unicode(board_name) and is_unicode(rules_name)
@@ -116,24 +142,18 @@ def report_lines(
             _, _, total, face, penalty, bonus, net = row[:7]
             # a mask's ids come encoded from the board's tables; mask 0 has none ("")
             states = ", ".join(filter(None, map(getitem, groups, mask.to_bytes(size, "little"))))
-            last = row[7:14]  # the siege masks of the last block
-            if several:  # face_upto/12: the blocks before the last
-                uptos = sorted(sieges[player], key=lambda upto: int(upto[2]))
+            last = row[7:10]  # the siege masks of the last block, packed
+            if several:  # face_upto/6: the blocks before the last
+                blocks = sorted((int(upto[2]), upto[3:6]) for upto in sieges[player])
+                blocks.append((last_block, last))
                 siege = ", ".join(
-                    [
-                        written[int(upto[2]) * 7 + i][mask_text]
-                        for upto in uptos
-                        for i, mask_text in enumerate(upto[5:12])
-                        if mask_text != "0"
-                    ]
-                    + [
-                        written[last_groups + i][mask_text]
-                        for i, mask_text in enumerate(last)
-                        if mask_text != "0"
-                    ]
+                    text
+                    for block, masks in blocks
+                    for text in map(getitem, packed[block * 3 : block * 3 + 3], masks)
+                    if text
                 )
-            else:
-                siege = ", ".join(filter(None, map(getitem, written, last)))
+            else:  # packed: the three parts of the one block
+                siege = ", ".join(filter(None, map(getitem, packed, last)))
             encoded_name = _encoded(name)
             if player in cores:
                 _, _, a, b = cores[player]
