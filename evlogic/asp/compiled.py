@@ -429,7 +429,8 @@ def _raw_shown_text(model: clingo.Model) -> str | None:
 
 
 #: Characters a shown atom of rules/batch/output.lp takes at most, comma
-#: included: face_upto/12 with ten-digit numbers.
+#: included, with room to spare: twelve numbers of up to twelve characters
+#: (figures/10, the longest, has ten).
 _SHOWN_CHARS = len("face_upto(),") + 12 * 12
 
 

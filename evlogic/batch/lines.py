@@ -30,7 +30,7 @@ from evlogic.loading.yamlfile import is_unicode
 
 class Packed(dict[str, str]):
     """Masks of up to three groups, packed into one number as
-    rules/batch/totals.lp packs siege masks (S012 = S0 + 256 * S1 + 65536 *
+    rules/batch/face.lp packs siege masks (S012 = S0 + 256 * S1 + 65536 *
     S2) and written as the rules write it, -> their ids, encoded and joined;
     filled as they are met (a few hundred on a usa run), and forgotten past
     ``REMEMBERED`` so a board of many neighbours cannot grow it without end."""

@@ -12,6 +12,7 @@ was the hang batch showed in 2 of 5 runs.
 On Linux, workers are forked while the parent runs a single thread (ready
 in milliseconds, with the parent's modules imported); they are spawned
 otherwise.
+
 Here every worker has a pipe of its own and holds at most one task, so the
 parent always knows who holds what.  A worker that dies, or runs past the
 time limit (and is killed), is replaced, and its task comes back as
