@@ -153,10 +153,10 @@ def _steps(chunk: list, options: BatchOptions, timed: Callable) -> None:
         lambda k=packed, b=board, p=positions: compiled.ground_chunk(b, k, p),
     )
     shown = timed("solving", lambda c=control: compiled.solve(c))
-    atoms = timed("reading", lambda s=shown: compiled.read_atoms(s))
+    rows = timed("reading", lambda s=shown: compiled.read_rows(s))
     timed(
         "output",
-        lambda c=chunk, p=positions, r=atoms, b=board, n=(usa.name, rules.name): "".join(
+        lambda c=chunk, p=positions, r=rows, b=board, n=(usa.name, rules.name): "".join(
             report_lines(b, *n, p, [number for number, _ in c], r)
         ),
     )

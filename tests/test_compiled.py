@@ -173,13 +173,20 @@ def test_input_atoms_are_the_symbols_function_gives():
 # --- the output path: shown atoms read as text, lines written from fragments ---
 
 
-def test_shown_atoms_are_read_as_names_and_arguments():
-    assert compiled.read_atoms("()") == []
-    assert compiled.read_atoms("(won(0,36,1),)") == [("won", ["0", "36", "1"])]
-    assert compiled.read_atoms("(winner(3,1),figures(3,1,-5,7,0,0,0))") == [
-        ("winner", ["3", "1"]),
-        ("figures", ["3", "1", "-5", "7", "0", "0", "0"]),
-    ]
+def test_shown_atoms_are_read_as_rows_keyed_by_position_and_player():
+    empty = compiled.read_rows("()")
+    assert (empty.won, empty.figures, empty.winners, empty.cores) == ({}, {}, set(), {})
+    assert compiled.read_rows("(won(0,36,1),)").won == {"0": "36,1"}
+    rows = compiled.read_rows(
+        "(winner(3,1),figures(3,1,-5,7,0,0,0,12,0,65536),won(3,9,0),core(3,1,4,17),"
+        "joined(3,1,22,2),joined(3,1,4,0),face_upto(3,1,0,1,2,3),figures(3,0,1,1,0,0,0,0,0,0))"
+    )
+    assert rows.won == {"3": "9,0"}
+    assert rows.figures == {"3,1": "-5,7,0,0,0,12,0,65536", "3,0": "1,1,0,0,0,0,0,0"}
+    assert rows.winners == {"3,1"}
+    assert rows.cores == {"3,1": "4,17"}
+    assert rows.joined == [("3,1", "22", "2"), ("3,1", "4", "0")]
+    assert rows.sieges == [("3,1", "0,1,2,3")]
 
 
 def test_names_beyond_ascii_are_written_as_the_readable_path_writes_them():

@@ -361,13 +361,10 @@ def _batch_statements() -> tuple[clingo.ast.AST, ...]:
     return tuple(statements)
 
 
-Atom = tuple[str, list[str]]  # a shown atom: its name, its arguments as written
-
-
 def solve(control: clingo.Control) -> str:
     """Solve the grounded chunk (every atom is a fact: no search) and give
     the model's shown atoms (rules/batch/output.lp) as the text of one
-    tuple, for :func:`read_atoms` (clingo's Python API costs about a
+    tuple, for :func:`read_rows` (clingo's Python API costs about a
     microsecond a symbol: the text is made in clingo)."""
     with control.solve(yield_=True) as handle:
         for model in handle:
@@ -375,17 +372,50 @@ def solve(control: clingo.Control) -> str:
     raise SolverError("the batch encoding has no answer set")
 
 
-def read_atoms(shown: str) -> list[Atom]:
-    """The shown atoms of :func:`solve`'s text, ``(won(0,36,1),...)``, as
-    names and arguments, the numbers left as text (they are copied into
-    the report lines as they are; parsing them costs more than the rest)."""
+@dataclass(frozen=True)
+class Rows:
+    """The shown atoms of a chunk's model (rules/batch/output.lp), keyed by
+    their position and player as written (``"12,3"``: G,P) and their other
+    numbers left as text: the report lines copy them as they are (parsing
+    them costs more than the rest)."""
+
+    won: dict[str, str]  # "G" -> "N,Final"
+    figures: dict[str, str]  # "G,P" -> "Total,Face,Penalty,Bonus,Net,S012,S345,S6"
+    winners: set[str]  # "G,P"
+    cores: dict[str, str]  # "G,P" -> "A,B"
+    joined: list[tuple[str, str, str]]  # ("G,P", S, Layer)
+    sieges: list[tuple[str, str]]  # ("G,P", "K,S012,S345,S6"): blocks before the last
+
+
+def read_rows(shown: str) -> Rows:
+    """The rows of :func:`solve`'s text, ``(won(0,36,1),figures(0,0,...),...)``
+    (split in C, each atom looked at once: a regular expression a
+    predicate scans the whole text each, three times as slow)."""
+    rows = Rows({}, {}, set(), {}, [], [])
     inner = shown[1:-1].removesuffix(",")  # a tuple of one atom ends in ",)"
     if not inner:
-        return []
-    return [
-        (name, arguments.split(","))
-        for name, _, arguments in (atom.partition("(") for atom in inner[:-1].split("),"))
-    ]
+        return rows
+    won, figures, winners, cores = rows.won, rows.figures, rows.winners, rows.cores
+    for atom in inner[:-1].split("),"):
+        name, _, arguments = atom.partition("(")
+        if name == "figures":  # the most frequent first: a row a player
+            position, player, numbers = arguments.split(",", 2)
+            figures[f"{position},{player}"] = numbers
+        elif name == "winner":
+            winners.add(arguments)
+        elif name == "won":
+            position, numbers = arguments.split(",", 1)
+            won[position] = numbers
+        elif name == "core":
+            position, player, numbers = arguments.split(",", 2)
+            cores[f"{position},{player}"] = numbers
+        elif name == "joined":
+            position, player, state, layer = arguments.split(",")
+            rows.joined.append((f"{position},{player}", state, layer))
+        elif name == "face_upto":  # a board of several blocks only
+            position, player, numbers = arguments.split(",", 2)
+            rows.sieges.append((f"{position},{player}", numbers))
+    return rows
 
 
 def _shown_text(model: clingo.Model) -> str:

@@ -9,7 +9,7 @@ a dict per player and the encoder's walk over it.
 
 Nothing here is a rule figure: the figures, the winners, the siege states,
 the core and the region's layers are the rows the rules showed
-(rules/batch/output.lp, read by :func:`evlogic.asp.compiled.solve`); this
+(rules/batch/output.lp, read by :func:`evlogic.asp.compiled.read_rows`); this
 module looks them up and copies them into text.
 """
 
@@ -23,7 +23,7 @@ from functools import lru_cache
 from json.encoder import encode_basestring  # what json.dumps uses, ensure_ascii=False
 from operator import getitem
 
-from evlogic.asp.compiled import Atom, Compiled, Position
+from evlogic.asp.compiled import Compiled, Position, Rows
 from evlogic.asp.solver import SolverError
 from evlogic.loading.yamlfile import is_unicode
 
@@ -90,33 +90,22 @@ def report_lines(
     rules_name: str,
     positions: Sequence[Position],
     numbers: Iterable[int],
-    atoms: list[Atom],
+    rows: Rows,
 ) -> list[str]:
     """The report line of each position (its line number from ``numbers``),
-    from the atoms :func:`evlogic.asp.compiled.read_atoms` read, each ending
+    from the rows :func:`evlogic.asp.compiled.read_rows` read, each ending
     in a newline."""
-    won: dict[str, list[str]] = {}
-    figures: dict[tuple[str, str], list[str]] = {}
-    sieges: dict[tuple[str, str], list[list[str]]] = defaultdict(list)
-    winners: set[tuple[str, str]] = set()
-    cores: dict[tuple[str, str], list[str]] = {}
-    joined: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
-    for name, values in atoms:  # the most frequent first: a figures row a player
-        if name == "figures":
-            figures[values[0], values[1]] = values
-        elif name == "won":
-            won[values[0]] = values
-        elif name == "winner":
-            winners.add((values[0], values[1]))
-        elif name == "core":
-            cores[values[0], values[1]] = values
-        elif name == "joined":
-            joined[values[0], values[1]].append((int(values[3]), int(values[2])))
-        elif name == "face_upto":  # a board of several blocks only
-            sieges[values[0], values[1]].append(values)
+    won, figures, winners, cores = rows.won, rows.figures, rows.winners, rows.cores
     players = sum(len(position.names) for position in positions)
     if len(won) != len(positions) or len(figures) != players:
         raise SolverError("the batch encoding broke its output")
+    joined: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for player, state, layer in rows.joined:  # players with a core only
+        joined[player].append((int(layer), int(state)))
+    sieges: dict[str, list[tuple[int, list[str]]]] = defaultdict(list)
+    for player, masks in rows.sieges:  # a board of several blocks only
+        block, *packed_masks = masks.split(",")
+        sieges[player].append((int(block), packed_masks))
 
     table = fragments(board)
     ids, by_number, groups, packed = table.ids, table.by_number, table.groups, table.packed
@@ -130,21 +119,20 @@ def report_lines(
     lines = []
     for g, (position, number) in enumerate(zip(positions, numbers, strict=True)):
         key = str(g)
-        _, states_won, final = won[key]
+        states_won, final = won[key].split(",")
+        key += ","
         players_text = []
         winner_names = []
         line_clean = clean
         for p, (name, home, mask) in enumerate(
             zip(position.names, position.homes, position.masks, strict=True)
         ):
-            player = key, _PLAYERS[p]
-            row = figures[player]
-            _, _, total, face, penalty, bonus, net = row[:7]
+            player = key + _PLAYERS[p]
+            total, face, penalty, bonus, net, *last = figures[player].split(",")
             # a mask's ids come encoded from the board's tables; mask 0 has none ("")
             states = ", ".join(filter(None, map(getitem, groups, mask.to_bytes(size, "little"))))
-            last = row[7:10]  # the siege masks of the last block, packed
-            if several:  # face_upto/6: the blocks before the last
-                blocks = sorted((int(upto[2]), upto[3:6]) for upto in sieges[player])
+            if several:  # face_upto/6: the siege masks of the blocks before the last
+                blocks = sorted(sieges[player])
                 blocks.append((last_block, last))
                 siege = ", ".join(
                     text
@@ -152,11 +140,12 @@ def report_lines(
                     for text in map(getitem, packed[block * 3 : block * 3 + 3], masks)
                     if text
                 )
-            else:  # packed: the three parts of the one block
+            else:  # the three packed parts of the one block
                 siege = ", ".join(filter(None, map(getitem, packed, last)))
             encoded_name = _encoded(name)
-            if player in cores:
-                _, _, a, b = cores[player]
+            core_row = cores.get(player)
+            if core_row is not None:
+                a, b = core_row.split(",")
                 core = [home_ids[home], ids[a], ids[b]]
                 skip = (int(a), int(b), board.numbers[home])
                 later = sorted(entry for entry in joined[player] if entry[1] not in skip)

@@ -435,9 +435,9 @@ def _score_positions(
         table = compiled.compiled(board, rules)
         scored = [position for _, position in positions]
         control = compiled.ground_chunk(table, compiled.pack(table, scored), scored)
-        atoms = compiled.read_atoms(compiled.solve(control))
+        rows = compiled.read_rows(compiled.solve(control))
         numbers = [number for number, _ in positions]
-        lines = report_lines(table, board.name, rules.name, scored, numbers, atoms)
+        lines = report_lines(table, board.name, rules.name, scored, numbers, rows)
         return dict(zip(numbers, lines, strict=True))
     except Exception as error:
         if len(positions) == 1:
