@@ -57,7 +57,7 @@ TABLES = (
     "slot",
     "adjacent",
     "group_face",
-    "home_fix",
+    "home_row",
     "popcount",
     "neighbors",
     "one_hot",
