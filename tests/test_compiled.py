@@ -139,6 +139,36 @@ def _usa_standard():
     return load_board(bundled_boards()["usa"]), load_rule_set("standard")
 
 
+def test_core_joiners_are_the_states_with_enough_links_into_each_core(tmp_path):
+    """compile.lp's core_joiner/12 (step 1 of the closures) against the
+    board's borders counted here: for each core, the states outside it with
+    links_needed links into it, each with its one-hot masks."""
+    usa = load_board(bundled_boards()["usa"])
+    number = {state: n for n, state in enumerate(sorted(usa.states))}
+    for links in (1, 2, 3):
+        path = tmp_path / f"links{links}.yaml"
+        path.write_text(f"extends: standard\nlinks_needed: {links}\n")
+        table = compiled.compiled(usa, load_rule_set(str(path)))
+        rows = {
+            tuple(row.arguments[i].number for i in range(4)) for row in table.tables["core_joiner"]
+        }
+        expected = set()
+        for home, state in usa.states.items():
+            for a in state.neighbors:
+                for b in state.neighbors:
+                    if number[a] < number[b] and b in usa.states[a].neighbors:
+                        core = {home, a, b}
+                        for other in usa.states:
+                            touching = len(core & set(usa.states[other].neighbors))
+                            if other not in core and touching >= links:
+                                expected.add((number[home], number[a], number[b], number[other]))
+        assert rows == expected
+        assert expected  # every links_needed of this board has joiners to check
+        one_hot = {row.arguments[0].number: row.arguments[1:] for row in table.tables["one_hot"]}
+        for row in table.tables["core_joiner"]:
+            assert row.arguments[4:] == one_hot[row.arguments[3].number]
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.one_of(st.fixed_dictionaries({"players": _players}), _players, st.none()))
 def test_read_position_accepts_exactly_what_quick_game_accepts(value):

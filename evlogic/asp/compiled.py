@@ -64,6 +64,7 @@ TABLES = (
     "core_in_block",
     "core_across",
     "core_mask",
+    "core_joiner",
     "bonus_for",
 )
 
