@@ -555,3 +555,59 @@ def test_a_name_score_refuses_is_refused_by_the_compiled_path_too(cli, tmp_path,
         assert f"not text with {problem}" in reports[1]["error"]
         outputs.append(reports[1])
     assert outputs[0] == outputs[1]
+
+
+# --- lines as the user wrote them: no key read as another ---------------------
+
+
+def test_a_lone_carriage_return_is_whitespace_not_the_end_of_a_line(tmp_path):
+    """A line is ended by \\n only (JSON reads \\r as whitespace): a lone \\r
+    inside a line, or \\r\\r\\n, never splits it or moves the next line's
+    number, from a file or from standard input."""
+    lines = [one_player("usa").replace('"players"', '\r"players"'), one_player("usa")]
+    text = lines[0] + "\r\r\n" + lines[1] + "\r\n"
+    games = tmp_path / "cr.jsonl"
+    games.write_bytes(text.encode())
+    for result in (
+        run_subprocess("batch", games),
+        run_subprocess("batch", "-", stdin=text),
+    ):
+        assert (result.code, result.err) == (0, "")
+        check_in_place(result.out, {}, 2)
+
+
+def test_a_board_or_rule_set_given_as_null_or_empty_is_an_error_as_score_says(cli, tmp_path):
+    """A line that names no rule set scores by the standard rules, and one
+    that gives no board takes --board; a null or empty one is that line's
+    error, worded as `score` words it, whatever the lines before it."""
+    bad = {
+        2: '{"board": "usa", "rules": "", "players": [{"name": "A", "home": "KY"}]}',
+        3: '{"board": "usa", "rules": null, "players": [{"name": "A", "home": "KY"}]}',
+        5: '{"board": null, "players": [{"name": "A", "home": "KY"}]}',
+        6: one_player("usa", rules={"extends": "standard", "game_end": 52}),
+    }
+    lines = [
+        '{"board": "usa", "players": [{"name": "A", "home": "KY"}]}',
+        bad[2],
+        bad[3],
+        '{"players": [{"name": "A", "home": "KY"}]}',  # no board: --board's
+        bad[5],
+        bad[6],
+    ]
+    games = tmp_path / "games.jsonl"
+    games.write_text("\n".join(lines) + "\n")
+    for jobs in ("1", "2"):
+        result = cli("batch", games, "--board", "usa", "--jobs", jobs, "--chunk-size", "2")
+        assert (result.code, result.err) == (1, "")
+        phrases = {
+            2: "line 2: rules: must be a rule set name or path, not empty",
+            3: "line 3: rules: must be a rule set name or path, not nothing",
+            5: "line 5: board: must be a board, not nothing",
+            6: "line 6: rules.game_end: 52 is more than the 51 states",
+        }
+        check_in_place(result.out, phrases, 6)
+    for number in (2, 3):  # as score says it
+        game = tmp_path / f"game{number}.json"
+        game.write_text(bad[number])
+        score = cli("score", game)
+        assert score.code == 2 and phrases[number].split(": ", 1)[1] in score.err

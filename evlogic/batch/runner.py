@@ -188,10 +188,10 @@ def _named_rule_set(reference: str, base: str) -> RuleSet:
 def _rule_set(top: Field, value: object, options: BatchOptions) -> RuleSet:
     if options.rules is not None:
         return _named_rule_set(options.rules, options.base)
-    reference = value.get("rules") if isinstance(value, dict) else None
-    if reference is None:
+    if not isinstance(value, dict) or "rules" not in value:
         return _named_rule_set("standard", options.base)
-    if isinstance(reference, str):
+    reference = value["rules"]  # null or "" is an error, worded below, as score words it
+    if isinstance(reference, str) and reference:
         try:
             return _named_rule_set(reference, options.base)  # read once per process
         except InputError:
@@ -247,10 +247,15 @@ def _references(value: object) -> tuple[str, object, object] | None:
     (or absent): what resolves them alike for every line."""
     if not isinstance(value, dict):
         return None
-    board, rules = value.get("board"), value.get("rules")
-    if isinstance(board, str | None) and isinstance(rules, str | None):
+    board, rules = value.get("board", _ABSENT), value.get("rules", _ABSENT)
+    if isinstance(board, str | tuple) and isinstance(rules, str | tuple):
         return ("line", board, rules)
     return None
+
+
+#: A key a line does not give, in :func:`_references` (no JSON value is a
+#: tuple: a key given as null is not a key left out).
+_ABSENT = ()
 
 
 def _resolve_anew(
@@ -258,7 +263,7 @@ def _resolve_anew(
 ) -> tuple[Board, RuleSet]:
     top = Field(options.source, "", value, number, None)
     reference = value.get("board") if isinstance(value, dict) else None
-    if reference is None:
+    if not isinstance(value, dict) or "board" not in value:
         if options.board is None:
             top.fields(*LINE_KEYS, what="a game mapping")  # shape first
             raise top.error("missing key 'board' (or give --board)")
@@ -320,7 +325,14 @@ def _position(
 ) -> compiled.Position:
     """A line for the compiled encoding: read straight into masks through
     the board's tables, or (anything unusual) by the careful path."""
-    check_game_end(board, rules)
+    try:
+        check_game_end(board, rules)
+    except InputError as error:
+        inline = options.rules is None and isinstance(value, dict) and "rules" in value
+        if not (inline and isinstance(value["rules"], dict)):
+            raise
+        field = "rules.game_end"  # the line's own rule set: name the line and the field
+        raise InputError(options.source, error.message, field=field, line=number) from None
     position = compiled.read_position(value, table)
     if position is None:
         game = _checked_game(number, value, board, rules, options)

@@ -42,19 +42,22 @@ class EndlessLine(LongLine):
 @contextmanager
 def open_input(name: str) -> Iterator[TextIO]:
     """A file, or standard input for ``-``, as UTF-8 text with bad bytes
-    kept; a file is closed afterwards, standard input is left open."""
+    kept, split into lines at ``\n`` only (a lone ``\r`` inside a line is
+    JSON whitespace, not the end of a line: universal newlines would split
+    the line and shift every later line's number); a file is closed
+    afterwards, standard input is left open."""
     if name == "-":
         if sys.stdin is None:
             raise InputError("<stdin>", "standard input is closed")
         if isinstance(sys.stdin, io.TextIOWrapper):  # not when a caller replaced it
-            sys.stdin.reconfigure(encoding="utf-8", errors="surrogateescape")
+            sys.stdin.reconfigure(encoding="utf-8", errors="surrogateescape", newline="\n")
         yield sys.stdin
         return
     path = Path(name)
     if not path.is_file():
         exists = path.exists()
         raise InputError(name, "not a regular file" if exists else "no such file")
-    with path.open(encoding="utf-8", errors="surrogateescape") as stream:
+    with path.open(encoding="utf-8", errors="surrogateescape", newline="\n") as stream:
         yield stream
 
 
