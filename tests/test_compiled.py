@@ -247,3 +247,19 @@ def test_packed_siege_masks_read_as_the_rules_pack_them_and_are_forgotten_past_a
     for s1 in range(1, 10):
         assert packed[str(256 * s1)] == f"g1:{s1}"
         assert len(packed) <= 3
+
+
+def test_more_players_than_64_are_written_as_the_readable_path_writes_them(tmp_path):
+    """Players are keyed by their number in the rows the rules show: any
+    number of them, not only those a table of keys was made for."""
+    states = {f"S{n:02d}": {"ev": 1 + n % 3, "neighbors": []} for n in range(70)}
+    (tmp_path / "b70.yaml").write_text(yaml.safe_dump({"name": "b70", "states": states}))
+    board = load_board(tmp_path / "b70.yaml")
+    players = [{"name": f"P{n}", "home": f"S{n:02d}"} for n in range(66)]
+    players[65]["states"] = ["S66", "S67"]
+    line = json.dumps({"board": "b70.yaml", "players": players})
+    out = io.StringIO()
+    assert run_batch([line], out, BatchOptions("in.jsonl", None, str(tmp_path))) == 0
+    game = load_game_from_line(line, board, load_rule_set("standard"))
+    assert compiled.applies(board, game.rules)  # the compiled path is tested
+    assert out.getvalue() == _json_line({"line": 1, **score_game(game).to_dict()})
