@@ -461,6 +461,14 @@ def shell(command: str, stdin: bytes | None = None) -> subprocess.CompletedProce
         ("EVLOGIC score --format json >&-", "<stdout>: cannot write: standard output is closed"),
         ("EVLOGIC verify >&-", "<stdout>: cannot write"),
         ("EVLOGIC sample --board usa --players 2 --count 5 > /dev/full", "<stdout>: cannot write"),
+        (
+            "EVLOGIC sample --board usa --players 2 --count 5 -o /dev/full",
+            "/dev/full: cannot write",
+        ),
+        (
+            "EVLOGIC sample --board usa --players 2 --count 5 | EVLOGIC batch - -o /dev/full",
+            "/dev/full: cannot write: No space left on device",
+        ),
         ("EVLOGIC score - <&-", "<stdin>: standard input is closed"),
         ("EVLOGIC stats - <&-", "<stdin>: standard input is closed"),
         ("EVLOGIC batch - <&-", "<stdin>: standard input is closed"),
