@@ -41,7 +41,7 @@ class EndlessLine(LongLine):
 
 @contextmanager
 def open_input(name: str) -> Iterator[TextIO]:
-    """A file, or standard input for ``-``, as UTF-8 text with bad bytes
+    r"""A file, or standard input for ``-``, as UTF-8 text with bad bytes
     kept, split into lines at ``\n`` only (a lone ``\r`` inside a line is
     JSON whitespace, not the end of a line: universal newlines would split
     the line and shift every later line's number); a file is closed
