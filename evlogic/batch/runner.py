@@ -203,9 +203,19 @@ def _unreadable(what: str, reference: object, error: Exception) -> str:
     """A board or rule set file that fails in a way its reader did not
     foresee: worded without quoting the file (the readers turn what they
     foresee, a date like 2001-02-30 or a tag like ``!!int abc``, into
-    errors of their own)."""
+    errors of their own); running out of memory says so, and names the
+    limit."""
+    if isinstance(error, MemoryError):
+        return f"ran out of memory reading the {what} file {reference!r}{_limit_note()}"
     kind = type(error).__name__
     return f"cannot read the {what} file {reference!r} ({kind})"
+
+
+def _limit_note() -> str:
+    """What a line's out-of-memory error adds when this worker has a limit."""
+    if _memory_limit_mb is None:
+        return ""
+    return f" (the limit is {_memory_limit_mb} MiB per worker, --memory-limit)"
 
 
 def _parse(number: int, text: str, options: BatchOptions) -> object:
@@ -463,13 +473,8 @@ def _score_positions(
 
 def _unexpected(number: int, error: BaseException, options: BatchOptions) -> dict:
     """A line's error for what no check foresaw: one line, no traceback."""
-    if isinstance(error, MemoryError) and _memory_limit_mb is not None:
-        message = (
-            f"ran out of memory scoring this line (the limit is {_memory_limit_mb} MiB "
-            "per worker, --memory-limit)"
-        )
-    elif isinstance(error, MemoryError):
-        message = "ran out of memory scoring this line"
+    if isinstance(error, MemoryError):
+        message = f"ran out of memory scoring this line{_limit_note()}"
     else:
         message = f"cannot score this line: unexpected {type(error).__name__}"
     return {"line": number, "error": str(InputError(options.source, message, line=number))}

@@ -10,6 +10,7 @@ errors, and :class:`Field` turns "not what we expected" into an
 from __future__ import annotations
 
 import difflib
+import json
 import re
 import stat
 import unicodedata
@@ -316,6 +317,12 @@ def closest(word: str, choices: Iterable[str]) -> str:
     return f" (did you mean {quote(by_folded[matches[0]])}?)" if matches else ""
 
 
+def _spelled(value: str | int | float) -> str:
+    """A scalar as JSON and YAML spell it (``true``, not Python's ``True``),
+    for values read from JSON, whose text as written is not kept."""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
 def _type_name(value: object) -> str:
     if value is None:
         return "nothing"
@@ -455,7 +462,7 @@ class Field:
         value = self.value
         if isinstance(value, bool) or not isinstance(value, int):
             scalar = isinstance(value, (str, int, float))
-            written = f" ({quote(self.raw or value)})" if scalar else ""
+            written = f" ({quote(self.raw or _spelled(value))})" if scalar else ""
             raise self.error(f"must be {what}, not {_type_name(value)}{written}")
         if self.raw is not None and not _DECIMAL.fullmatch(self.raw):
             # YAML 1.1 reads 010 as 8, 0x10 as 16, 1:30 as 90: never what was meant
