@@ -127,7 +127,7 @@ def report_lines(
         for p, (name, home, mask) in enumerate(
             zip(position.names, position.homes, position.masks, strict=True)
         ):
-            player = key + (_PLAYERS[p] if p < len(_PLAYERS) else str(p))
+            player = key + str(p)
             total, face, penalty, bonus, net, *last = figures[player].split(",")
             # a mask's ids come encoded from the board's tables; mask 0 has none ("")
             states = ", ".join(filter(None, map(getitem, groups, mask.to_bytes(size, "little"))))
@@ -174,7 +174,6 @@ def report_lines(
     return lines
 
 
-_PLAYERS = tuple(str(p) for p in range(64))
 _BOOLEAN = {"0": "false", "1": "true"}
 
 

@@ -338,8 +338,12 @@ def _position(
     try:
         check_game_end(board, rules)
     except InputError as error:
-        inline = options.rules is None and isinstance(value, dict) and "rules" in value
-        if not (inline and isinstance(value["rules"], dict)):
+        inline = (
+            options.rules is None
+            and isinstance(value, dict)
+            and isinstance(value.get("rules"), dict)
+        )
+        if not inline:
             raise
         field = "rules.game_end"  # the line's own rule set: name the line and the field
         raise InputError(options.source, error.message, field=field, line=number) from None
