@@ -87,7 +87,7 @@ def test_game_end_from_the_rule_set(cli, tmp_path):
         ("extends: loop.yaml\n", ["extends", "cycle"]),
         (
             "extends: standard\ngame_end: 52\n",
-            ["rules.yaml: game_end: 52 is more than the 51 states", "could never end"],
+            ["rules.yaml: line 2: game_end: 52 is more than the 51 states", "could never end"],
         ),
     ],
 )
@@ -99,6 +99,21 @@ def test_bad_rule_sets_are_one_line_errors(cli, tmp_path, text, fragments):
     assert result.err.startswith("evlogic: error: ") and result.err.count("\n") == 1
     for fragment in fragments:
         assert fragment in result.err, result.err
+
+
+def test_a_game_end_beyond_the_board_names_the_file_field_and_line_that_set_it(cli, tmp_path):
+    """Whoever set game_end is named with its line: a game's inline rule
+    set (rules.game_end of the game file), or the file a rule set extends."""
+    game = write(tmp_path, "game.yaml", GAME + "rules:\n  extends: standard\n  game_end: 52\n")
+    inline = cli("score", game)
+    assert inline.code == 2
+    assert "game.yaml: line 7: rules.game_end: 52 is more than the 51 states" in inline.err
+    write(tmp_path, "long.yaml", "name: long\nextends: standard\n\ngame_end: 52\n")
+    write(tmp_path, "longer.yaml", "extends: long.yaml\nsiege_penalty: 3\n")
+    inherited = cli("score", "--rules", tmp_path / "longer.yaml")
+    assert inherited.code == 2
+    assert "long.yaml: line 4: game_end: 52 is more than the 51 states" in inherited.err
+    assert "longer.yaml" not in inherited.err
 
 
 def test_a_game_end_beyond_the_board_fails_each_batch_line(cli, tmp_path, monkeypatch):

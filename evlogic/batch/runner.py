@@ -335,18 +335,7 @@ def _position(
 ) -> compiled.Position:
     """A line for the compiled encoding: read straight into masks through
     the board's tables, or (anything unusual) by the careful path."""
-    try:
-        check_game_end(board, rules)
-    except InputError as error:
-        inline = (
-            options.rules is None
-            and isinstance(value, dict)
-            and isinstance(value.get("rules"), dict)
-        )
-        if not inline:
-            raise
-        field = "rules.game_end"  # the line's own rule set: name the line and the field
-        raise InputError(options.source, error.message, field=field, line=number) from None
+    check_game_end(board, rules)
     position = compiled.read_position(value, table)
     if position is None:
         game = _checked_game(number, value, board, rules, options)

@@ -178,12 +178,13 @@ def quick_game(value: object, board: Board, source: str, rules: RuleSet) -> Game
 def check_game_end(board: Board, rules: RuleSet) -> None:
     """A rule set may move the game end, but not beyond the board's states."""
     if rules.game_end is not None and rules.game_end > len(board.states):
-        raise InputError(
-            rules.source,
+        message = (
             f"{rules.game_end} is more than the {len(board.states)} states of board "
-            f"{quote(board.name)}: the game could never end",
-            field="game_end",
+            f"{quote(board.name)}: the game could never end"
         )
+        if rules.game_end_field is not None:  # the file, field and line that set it
+            raise rules.game_end_field.error(message)
+        raise InputError(rules.source, message, field="game_end")
 
 
 def _state_id(item: Field, board: Board) -> str:

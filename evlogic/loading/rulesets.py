@@ -45,6 +45,9 @@ class RuleSet:
     game_end: int | None  # None: the board's
     programs: tuple[Path, ...]  # extra .lp files
     source: str
+    #: Where game_end was set (this rule set's field or the one it extends
+    #: from): an error about it names that file, field and line.
+    game_end_field: Field | None = None
 
     def program(self, number: int = 0, default: bool = True) -> str:
         """The rule set as facts for rules/*.lp, as rule set ``number``; the
@@ -181,6 +184,7 @@ def _merged(
         game_end=merged["game_end"],
         programs=programs,
         source=top.source,
+        game_end_field=fields.get("game_end", parent.game_end_field if parent else None),
     )
 
 
