@@ -638,3 +638,43 @@ def test_output_shows_only_what_the_decoder_reads(tmp_path):
         'joined(0,0,"D",1)',
         "winner(0,0)",
     }
+
+
+# --- search/shape.lp: a rule set's programs keep score's figures one a player -----------
+
+SHAPE_WELL = """
+player(0, 0). player(0, 1). states_won(0, 5). game_end(0, 36). winner(0, 1).
+face_ev(0, 0, 7). region_bonus(0, 0, 0). siege_penalty(0, 0, 0). net_bonus(0, 0, 0).
+total(0, 0, 7).
+face_ev(0, 1, 9). region_bonus(0, 1, 15). siege_penalty(0, 1, 10). net_bonus(0, 1, 5).
+total(0, 1, 14).
+#show violation/0.
+"""
+
+
+@pytest.mark.parametrize(
+    ("extra", "broken"),
+    [
+        ("", False),
+        ("total(0, 0, 8).", True),  # two totals
+        ("net_bonus(0, 1, 0).", True),  # two net bonuses
+        ("face_ev(0, 0, 1).", True),
+        ("region_bonus(0, 0, 25).", True),
+        ("siege_penalty(0, 1, 20).", True),
+        ("states_won(0, 6).", True),
+        ("game_end(0, 30).", True),
+        ("player(0, 2).", True),  # a player with no total
+        ("winner(0, 0).", False),  # a tie: two winners are allowed
+    ],
+)
+def test_shape_finds_a_player_without_one_set_of_figures(extra, broken):
+    program = SHAPE_WELL + extra
+    if broken:
+        unique_model(["search/shape.lp"], program, has=["violation"])
+    else:
+        unique_model(["search/shape.lp"], program, lacks=["violation"])
+
+
+def test_shape_finds_a_position_without_a_winner():
+    program = SHAPE_WELL.replace("winner(0, 1).", "")
+    unique_model(["search/shape.lp"], program, has=["violation"])

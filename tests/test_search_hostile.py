@@ -248,3 +248,91 @@ def test_a_property_showing_position_terms_is_refused(cli, tmp_path, triangle, s
     assert result.code == 2, result.out
     assert "shows.lp: line 3" in result.err and "home or owned" in result.err
     assert len(result.err.strip().splitlines()) == 1
+
+
+# --- what a program hides from the refusals of constraints and choices --------------------
+# Found by a hostile sweep (session 11): each was a false "holds" (exit 0) or a traceback.
+
+# The property fails where the home is worth 3 (A, on the triangle), so "holds" is false.
+HOME_WORTH_3 = "violation :- home(0, 0, S), ev(S, E), E < 4.\n"
+
+
+@pytest.mark.parametrize(
+    ("program", "phrase"),
+    [
+        # Was a false proof: an odd loop is a constraint in disguise (score refuses the
+        # positions it rules out, "a constraint?"), and the search skipped them
+        ("evl_p :- home(G, P, S), ev(S, 3), not evl_p.\n", "evl_p/0 depends on itself"),
+        ("evl_q(G) :- home(G, P, S), ev(S, 3), not evl_q(G).\n", "evl_q/1 depends on itself"),
+        # Was a false proof: an even loop gives a position two scorings (score: "more than
+        # one answer"); the search took whichever hid the counterexample
+        (
+            "evl_a :- not evl_b.\nevl_b :- not evl_a.\n"
+            "face_value(G, P, bonusx, 100) :- player(G, P), evl_a.\n",
+            "depends on itself through negation",
+        ),
+    ],
+)
+def test_a_rule_set_loop_through_negation_is_refused(cli, tmp_path, triangle, program, phrase):
+    (tmp_path / "home3.lp").write_text(HOME_WORTH_3)
+    assert cli("check", "home3.lp", "--board", "tri.yaml").code == 1  # a counterexample
+    looped = rule_set(tmp_path, "looped", program)
+    result = cli("check", "home3.lp", "--board", "tri.yaml", "--rules", looped)
+    assert result.code == 2, result.out
+    [line] = result.err.splitlines()
+    assert line.startswith("evlogic: error: looped.lp: line 1: ") and phrase in line
+
+
+# Was a false proof: a second net_bonus for every player (score: "more than one total, face EV
+# or bonus") kept both values inside the bounds, so bonus-bounds held
+def test_a_rule_set_that_breaks_the_figures_is_refused_as_score_refuses_it(cli, tmp_path, triangle):
+    second = rule_set(tmp_path, "second", "net_bonus(G, P, 0) :- player(G, P).\n")
+    (tmp_path / "core.yaml").write_text(
+        "board: tri.yaml\nplayers:\n  - {name: P1, home: A, states: [B, C]}\n"
+    )
+    assert cli("score", "core.yaml").code == 0  # a region: a net bonus above 0
+    scored = cli("score", "core.yaml", "--rules", second)
+    assert scored.code == 2 and "more than one total" in scored.err
+    result = cli(
+        "check", "bonus-bounds", "--board", "tri.yaml", "--rules", second, "--players", "1"
+    )
+    assert result.code == 2, result.out
+    [line] = result.err.splitlines()
+    assert "second.lp: breaks the scores on" in line and "score refuses it" in line
+
+
+@pytest.mark.parametrize(
+    ("property_text", "line", "phrase"),
+    [
+        # Was a false proof: the property's own constraint on violation rules out every
+        # counterexample
+        (HOME_WORTH_3 + ":- violation.\n", 2, "a constraint that reads violation rules out"),
+        (HOME_WORTH_3 + "bad :- violation.\n:- bad.\n", 3, "(through bad/0)"),
+        # Was a traceback (IndexError decoding the position): a property derived a home of
+        # position 0 beyond the board
+        (HOME_WORTH_3 + "home(0, 0, 99).\n", 2, "derives home/3 of position 0"),
+        (HOME_WORTH_3 + "state(99).\n", 2, "derives state/1 of the board"),
+        (HOME_WORTH_3 + "owned(G, 0, 2) :- game(G).\n", 2, "derives owned/3 of position 0"),
+    ],
+)
+def test_a_property_that_hides_its_counterexamples_is_refused(
+    cli, tmp_path, triangle, property_text, line, phrase
+):
+    (tmp_path / "prop.lp").write_text(property_text)
+    result = cli("check", "prop.lp", "--board", "tri.yaml")
+    assert result.code == 2, result.out
+    [error] = result.err.splitlines()
+    assert error.startswith(f"evlogic: error: prop.lp: line {line}: ") and phrase in error
+
+
+def test_another_position_derived_from_position_0_is_a_property_s_own(cli, tmp_path, triangle):
+    """own-monotone builds position 1 from position 0 (home/3, owned/3 of
+    position 1, a choice reading owned/3 of position 0): no loop, no input
+    derived; a copy of it outside evlogic's rules/ is checked as the bundled
+    one is."""
+    bundled = cli("check", "own-monotone", "--board", "tri.yaml", "--format", "json")
+    own = Path(__file__).resolve().parents[1] / "rules" / "properties" / "own-monotone.lp"
+    (tmp_path / "mine.lp").write_text(own.read_text())
+    mine = cli("check", "mine.lp", "--board", "tri.yaml", "--format", "json")
+    assert (bundled.code, mine.code) == (0, 0), mine.err
+    assert mine.json()["result"] == bundled.json()["result"] == "holds"

@@ -249,15 +249,16 @@ def test_ctrl_c_ends_a_search_within_a_second(tmp_path):
 
 def test_a_rule_set_with_programs_is_checked_for_every_player(cli, tmp_path, search_board):
     """Bundled properties ask player 0, who stands for every player when the
-    rules treat players alike; a rule set's own program may not (here it
-    gives player 1 a negative bonus), so then every player is asked."""
-    (tmp_path / "unfair.lp").write_text("net_bonus(G, 1, -5) :- player(G, 1).\n")
+    rules treat players alike; a rule set's own program may not (here every
+    state player 1 owns is in its region, joined or not), so then every
+    player is asked."""
+    (tmp_path / "unfair.lp").write_text("region(G, 1, S) :- owned(G, 1, S).\n")
     (tmp_path / "unfair.yaml").write_text(
         "name: unfair\nextends: standard\nprograms: [unfair.lp]\n"
     )
     result = cli(
         "check",
-        "bonus-bounds",
+        "region-connected",
         "--board",
         "board.yaml",
         "--rules",

@@ -55,6 +55,7 @@ import clingo
 from evlogic.asp.cone import BETWEEN_PLAYERS, reads_player0_only, sees_near_states_only
 from evlogic.asp.facts import board_program, state_ids
 from evlogic.asp.solver import ground, read_user_programs, rule_paths, user_files
+from evlogic.asp.soundness import refuse_unsound
 from evlogic.errors import InputError
 from evlogic.limits import OutOfTime, call_before
 from evlogic.loading.boards import Board
@@ -430,6 +431,7 @@ def _search(
         + "".join(f"#external evlogic_limit({k}).\n" for k in range(players, top + 1))
     )
     publish.programs = programs
+    refuse_unsound(search_rules(programs))
     statements = applies.rules if applies is not None else ()
     control = ground(
         facts,

@@ -1,0 +1,350 @@
+"""What a search cannot prove soundly over, found in the programs before
+any grounding: the checks of a user's programs that need the search's own
+rules beside them.
+
+A search (check, diff) proves a property by showing that no position
+derives violation.  That is sound only when the user's programs (a property,
+a rule set's .lp files) score every position, one way, and never rule a
+position out.  :func:`evlogic.asp.search.guard_programs` refuses
+constraints and choices written as such; this module refuses the same
+things written otherwise, and what would change the positions searched:
+
+* a loop through negation or an aggregate that a user's rule takes part in
+  (``p :- body, not p.`` is a constraint; ``a :- not b. b :- not a.`` scores
+  a position two ways): the programs must be stratified there;
+* a property's constraint that reads violation, directly or through the
+  property's own predicates: it rules out exactly the positions where the
+  property fails, so the search would find none;
+* a user's rule deriving the search's input, position 0 or the board
+  (home(0, P, S), owned/3 of position 0, state/1, param/3, ...): the
+  positions searched would no longer be the game's.
+
+Aggregates and conditions count as negation here (whether one is monotone
+is not worked out): a user's rule may still read them, just not in a loop.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import clingo
+import clingo.ast
+
+from evlogic.errors import InputError
+from evlogic.resources import display_path, rules_dir
+
+Predicate = tuple[str, int]
+
+#: What a search takes as given: the position searched, position 0
+#: (rules/generate.lp; the first argument is the position: a program may
+#: derive another position, 1 say, from it, as own-monotone does) ...
+POSITION: frozenset[Predicate] = frozenset(
+    {("game", 1), ("player", 2), ("home", 3), ("owned", 3), ("listed", 4), ("scored_by", 2)}
+)
+
+#: ... and the board's and rule set's facts (evlogic/asp/facts.py, RuleSet.program).
+BOARD: frozenset[Predicate] = frozenset(
+    {
+        ("state", 1),
+        ("ev", 2),
+        ("swing", 1),
+        ("adjacent", 2),
+        ("board_game_end", 1),
+        ("param", 3),
+        ("tier", 3),
+        ("rule_set", 1),
+    }
+)
+
+VIOLATION: Predicate = ("violation", 0)
+
+#: An atom pattern: its predicate, and its first argument when that is a
+#: number (the position, for most predicates; None: any).  Loops are sought
+#: among patterns, not predicates: own-monotone derives owned(1, ...) from
+#: what it chooses by reading owned(0, ...), which is no loop.
+Pattern = tuple[str, int, int | None]
+
+
+@dataclass(frozen=True)
+class _Rule:
+    """A rule of the base part: what its head derives and what its body reads
+    (``negative``: under negation, in an aggregate or in a condition)."""
+
+    heads: frozenset[Pattern]  # empty: a constraint
+    positive: frozenset[Pattern]
+    negative: frozenset[Pattern]
+    user: bool
+    source: str
+    line: int
+
+
+def refuse_unsound(paths: Sequence[Path]) -> None:
+    """Raise an InputError naming the file and line of the first user rule
+    (one in a file outside evlogic's rules/) a search cannot prove soundly
+    over; ``paths`` are every program the search loads."""
+    own = rules_dir().resolve()
+    user = [path for path in paths if not path.resolve().is_relative_to(own)]
+    if not user:
+        return
+    rules = _read(paths, user)
+    for check in (_input_derived, _violation_constrained, _unstratified):
+        check(rules)
+
+
+def _read(paths: Sequence[Path], user: Sequence[Path]) -> list[_Rule]:
+    """The rules of every file (includes followed), each marked as the
+    user's when it comes from a file of ``user`` or one they include."""
+    rules: list[_Rule] = []
+    base = [True]  # whether statements belong to the base part
+
+    def reader(users: bool) -> Callable[[clingo.ast.AST], None]:
+        def statement(node: clingo.ast.AST) -> None:
+            if node.ast_type == clingo.ast.ASTType.Program:
+                base[0] = node.name == "base" and not node.parameters
+            elif node.ast_type == clingo.ast.ASTType.Rule and base[0]:
+                rules.append(_rule(node, users))
+
+        return statement
+
+    own = [path for path in paths if path not in user]
+    for files, users in ((own, False), (user, True)):
+        base[0] = True
+        if files:
+            clingo.ast.parse_files([str(path) for path in files], reader(users))
+    return rules
+
+
+def _rule(node: clingo.ast.AST, user: bool) -> _Rule:
+    types = clingo.ast.ASTType
+    positive: set[Pattern] = set()
+    negative: set[Pattern] = set()
+    head = node.head
+    derived: list[clingo.ast.AST] = []  # the head's literals (not their conditions)
+    if head.ast_type == types.Literal:
+        derived.append(head)
+    elif head.ast_type in (types.Aggregate, types.Disjunction):
+        for element in head.elements:  # ConditionalLiteral: literal : condition
+            derived.append(element.literal)
+            negative |= _atoms(*element.condition)
+    elif head.ast_type == types.HeadAggregate:
+        for element in head.elements:
+            derived.append(element.condition.literal)
+            negative |= _atoms(*element.condition.condition)
+    else:  # a theory atom: whatever it names is read, not derived
+        negative |= _atoms(head)
+    for literal in node.body:
+        plain = (
+            literal.ast_type == types.Literal
+            and literal.atom.ast_type == types.SymbolicAtom
+            and literal.sign == clingo.ast.Sign.NoSign
+        )
+        (positive if plain else negative).update(_atoms(literal))
+    where = node.location.begin
+    return _Rule(
+        frozenset(_atoms(*derived)),
+        frozenset(positive),
+        frozenset(negative),
+        user,
+        display_path(Path(where.filename)),
+        where.line,
+    )
+
+
+def _atoms(*nodes: clingo.ast.AST) -> set[Pattern]:
+    """The patterns of the atoms in ``nodes``."""
+    found: set[Pattern] = set()
+
+    class Atoms(clingo.ast.Transformer):
+        def visit_SymbolicAtom(self, node: clingo.ast.AST) -> clingo.ast.AST:
+            term = node.symbol
+            if term.ast_type == clingo.ast.ASTType.Function:
+                first = term.arguments[0] if term.arguments else None
+                number = (
+                    first.symbol.number
+                    if first is not None
+                    and first.ast_type == clingo.ast.ASTType.SymbolicTerm
+                    and first.symbol.type == clingo.SymbolType.Number
+                    else None
+                )
+                found.add((term.name, len(term.arguments), number))
+            return node
+
+    for node in nodes:
+        Atoms()(node)
+    return found
+
+
+def _predicate(pattern: Pattern) -> Predicate:
+    return pattern[0], pattern[1]
+
+
+def _order(pattern: Pattern) -> tuple[str, int, int]:
+    """A sort key (None, any position, first)."""
+    return pattern[0], pattern[1], -1 if pattern[2] is None else pattern[2]
+
+
+def _name(pattern: Pattern | Predicate) -> str:
+    return f"{pattern[0]}/{pattern[1]}"
+
+
+def _matches(read: Pattern, derived: Pattern) -> bool:
+    """Whether atoms of pattern ``derived`` can be atoms of ``read``."""
+    return (read[:2] == derived[:2] and None in (read[2], derived[2])) or read == derived
+
+
+def _input_derived(rules: list[_Rule]) -> None:
+    """The board's facts, and position 0's (a pattern that may be position
+    0: its first argument 0 or not a number), are the search's input."""
+    for rule in rules:
+        given = sorted(
+            (
+                head
+                for head in rule.heads
+                if _predicate(head) in BOARD
+                or (_predicate(head) in POSITION and head[2] in (0, None))
+            ),
+            key=_order,
+        )
+        if rule.user and given:
+            where = "the board" if _predicate(given[0]) in BOARD else "position 0, the one searched"
+            raise InputError(
+                rule.source,
+                f"derives {_name(given[0])} of {where}, which a search takes as given: "
+                "the positions searched would not be the game's (another position, "
+                "derived from position 0, is numbered 1 or more)",
+                line=rule.line,
+            )
+
+
+def _violation_constrained(rules: list[_Rule]) -> None:
+    readers = _reaching(rules, VIOLATION)
+    for rule in rules:
+        if rule.user and not rule.heads:
+            read = sorted(_predicate(p) for p in rule.positive | rule.negative)
+            read = [p for p in read if p in readers]
+            if read:
+                through = "" if read[0] == VIOLATION else f" (through {_name(read[0])})"
+                raise InputError(
+                    rule.source,
+                    f"a constraint that reads violation{through} rules out exactly the "
+                    "positions where the property fails: a search would prove it without "
+                    "looking",
+                    line=rule.line,
+                )
+
+
+def _reaching(rules: list[_Rule], target: Predicate) -> set[Predicate]:
+    """The predicates whose atoms depend on ``target``'s (itself included)."""
+    readers: dict[Predicate, set[Predicate]] = defaultdict(set)
+    for rule in rules:
+        for body in rule.positive | rule.negative:
+            readers[_predicate(body)] |= {_predicate(head) for head in rule.heads}
+    found = {target}
+    waiting = [target]
+    while waiting:
+        for head in readers[waiting.pop()]:
+            if head not in found:
+                found.add(head)
+                waiting.append(head)
+    return found
+
+
+def _unstratified(rules: list[_Rule]) -> None:
+    # Two nodes a pattern: as derived (a head) and as read (a body); a head
+    # leads to what its rule reads, a read pattern to the heads that can
+    # derive its atoms.
+    derived: dict[Predicate, set[Pattern]] = defaultdict(set)
+    edges: dict[_Node, set[_Node]] = defaultdict(set)
+    for rule in rules:
+        for head in rule.heads:
+            derived[_predicate(head)].add(head)
+            edges[(True, head)] |= {(False, p) for p in rule.positive | rule.negative}
+    for read in {p for rule in rules for p in rule.positive | rule.negative}:
+        edges[(False, read)] |= {(True, p) for p in derived[_predicate(read)] if _matches(read, p)}
+    component = _components(edges)
+
+    def inside(rule: _Rule, head: Pattern) -> list[Pattern]:
+        """What the rule reads under negation from the head's own loop."""
+        loop = component[(True, head)]
+        return sorted((p for p in rule.negative if component[(False, p)] == loop), key=_order)
+
+    looped: dict[int, tuple[Pattern, Pattern]] = {}  # a loop -> a negative step in it
+    for rule in rules:
+        for head in sorted(rule.heads, key=_order):
+            found = inside(rule, head)
+            if found and component[(True, head)] not in looped:
+                looped[component[(True, head)]] = (head, found[0])
+    # the user's rule to name: one that takes the negative step, else one in the loop
+    for takes_step in (True, False):
+        for rule in rules:
+            for head in sorted(rule.heads, key=_order) if rule.user else ():
+                step = looped.get(component[(True, head)])
+                if step is not None and (bool(inside(rule, head)) or not takes_step):
+                    raise InputError(
+                        rule.source,
+                        f"{_name(head)} depends on itself through negation or an aggregate "
+                        f"({_name(step[0])} on {_name(step[1])}): a loop like that can rule "
+                        "positions out or score one position two ways, and check and diff "
+                        "need programs without one",
+                        line=rule.line,
+                    )
+
+
+#: A pattern as derived (True) or as read (False), in the loop search.
+_Node = tuple[bool, Pattern]
+
+
+def _components(edges: dict[_Node, set[_Node]]) -> dict[_Node, int]:
+    """Strongly connected components (Tarjan's algorithm, iterative): each
+    node's component number."""
+
+    def order(node: _Node) -> tuple[bool, tuple[str, int, int]]:
+        return node[0], _order(node[1])
+
+    nodes = set(edges) | {node for targets in edges.values() for node in targets}
+    index: dict[_Node, int] = {}
+    low: dict[_Node, int] = {}
+    component: dict[_Node, int] = {}
+    stack: list[_Node] = []
+    on_stack: set[_Node] = set()
+    counter = 0
+    for root in sorted(nodes, key=order):
+        if root in index:
+            continue
+        work: list[tuple[_Node, Iterator[_Node]]] = []
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        work.append((root, iter(sorted(edges.get(root, ()), key=order))))
+        while work:
+            node, targets = work[-1]
+            advanced = False
+            for target in targets:
+                if target not in index:
+                    index[target] = low[target] = counter
+                    counter += 1
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(edges.get(target, ()), key=order))))
+                    advanced = True
+                    break
+                if target in on_stack:
+                    low[node] = min(low[node], index[target])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component[member] = index[node]
+                    if member == node:
+                        break
+    return component
