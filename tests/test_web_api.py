@@ -157,6 +157,27 @@ def test_a_game_file_round_trips_through_the_api(client, tmp_path):
     ]
 
 
+@pytest.mark.parametrize("board_file", ["usa", "europe", "board.txt", "b.yaml", "maps/b.yml"])
+def test_a_downloaded_game_refers_to_its_uploaded_board_file(client, tmp_path, board_file):
+    """Was silently wrong: board_file "usa" was written as `board: usa`, which
+    score reads as the bundled board, not the uploaded one (here Kentucky
+    is worth 80); "europe" or "board.txt" as a bundled board that is not
+    there.  The download must score as the API scored."""
+    upload = (Path(__file__).resolve().parents[1] / "maps" / "usa.yaml").read_text()
+    assert "name: Kentucky, ev: 8," in upload
+    upload = upload.replace("name: Kentucky, ev: 8,", "name: Kentucky, ev: 80,")
+    board = client.post("/api/boards/parse", json={"yaml": upload, "filename": board_file}).json()
+    game = {"board": board["inline"], "players": [{"name": "A", "home": "KY"}]}
+    expected = client.post("/api/score", json=game).json()
+    text = client.post("/api/games/yaml", json={"game": game, "board_file": board_file}).text
+    (tmp_path / "game.yaml").write_text(text)
+    (tmp_path / board_file).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / board_file).write_text(upload)
+    cli = run_subprocess("score", "game.yaml", "--format", "json", cwd=tmp_path)
+    assert cli.code == 0, cli.err
+    assert json.loads(cli.out)["players"] == expected["players"]
+
+
 # --- bad requests ----------------------------------------------------------------
 
 

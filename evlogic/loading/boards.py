@@ -136,12 +136,17 @@ def load_board(path: str | os.PathLike[str], source: str | None = None) -> Board
     return board_from_field(read_yaml(path, source), default_name=path.stem)
 
 
+def looks_like_board_path(text: str) -> bool:
+    """Whether a game's ``board:`` value is read as a file path (a '/' or
+    '\\', or .yaml/.yml), not as a bundled board's name."""
+    return "/" in text or "\\" in text or text.endswith((".yaml", ".yml"))
+
+
 def resolve_board(reference: Field, relative_to: Path) -> Path:
     """A game's ``board:`` value: a bundled board name, or a path relative to the game."""
     text = reference.text("a board name or path")
     bundled = bundled_boards()
-    looks_like_path = "/" in text or "\\" in text or text.endswith((".yaml", ".yml"))
-    if not looks_like_path:
+    if not looks_like_board_path(text):
         if text in bundled:
             return bundled[text]
         raise reference.error(

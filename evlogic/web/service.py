@@ -24,7 +24,13 @@ import yaml
 
 from evlogic.drawing.layout import board_layout
 from evlogic.errors import InputError, quote
-from evlogic.loading.boards import Board, board_from_field, load_board, resolve_board
+from evlogic.loading.boards import (
+    Board,
+    board_from_field,
+    load_board,
+    looks_like_board_path,
+    resolve_board,
+)
 from evlogic.loading.games import Game, Player, game_from_fields, load_game
 from evlogic.loading.jsonkeys import DuplicateKey, loads
 from evlogic.loading.rulesets import (
@@ -284,7 +290,9 @@ def game_yaml(catalog: Catalog, top: Field) -> str:
     if isinstance(board, dict):
         if board_file is None:
             raise fields["game"].error("an inline board needs board_file: the file to refer to")
-        board = board_file
+        # score reads a name like "usa" (no '/', no .yaml) as a bundled board,
+        # not as the uploaded file: "./usa" is the file beside the game.
+        board = board_file if looks_like_board_path(board_file) else f"./{board_file}"
     rules = _plain(game_fields["rules"].value) if "rules" in game_fields else game.rules.name
     document = game_document(game, board, rules)
     return yaml.safe_dump(document, sort_keys=False, allow_unicode=True)
