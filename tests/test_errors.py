@@ -777,3 +777,65 @@ def test_stats_refuses_lines_batch_never_writes(cli, tmp_path, line):
 )
 def test_options_out_of_range(cli, arguments):
     one_line_error(cli(*arguments))
+
+
+# An expect: is input wherever a game is read (found by a hostile sweep: an empty one passed
+# verify, score and the API ignored a malformed one, and an unknown or repeated id counted as
+# a mismatch instead of an error).
+
+GOOD_EXPECT = "  players:\n    You: {total: 39, face_ev: 34, region_bonus: 25, net_bonus: 5, region_size: 4, siege: [MO, VA]}\n    Rival: {total: 40, face_ev: 40, region_bonus: 0}\n  winners: [Rival]\n"  # noqa: E501
+
+
+@pytest.mark.parametrize(
+    ("expect", "fragments"),
+    [
+        ("expect: {}\n", ["expect: expects nothing"]),
+        ("expect: {players: {}}\n", ["expect.players: expects nothing"]),
+        ("expect: {players: {You: {}}}\n", ["expect.players.You: expects nothing of 'You'"]),
+        ("expect: 5\n", ["expect: must be a mapping of expected figures"]),
+        ("expect: {players: {Yuo: {total: 39}}}\n", ["no player named 'Yuo'", "You"]),
+        ("expect: {players: {You: {totl: 39}}}\n", ["unknown key 'totl'"]),
+        ("expect: {players: {You: {total: x}}}\n", ["expect.players.You.total"]),
+        ("expect: {players: {You: {siege: [Virginia, MO]}}}\n", ["unknown state 'Virginia'"]),
+        ("expect: {players: {You: {siege: [VA, MO, VA]}}}\n", ["'VA' is listed twice"]),
+        ("expect: {winners: [Rival, Rival]}\n", ["'Rival' is listed twice"]),
+        ("expect: {winners: [Nobody]}\n", ["no player named 'Nobody'"]),
+        ("expect: {winners: 5}\n", ["expect.winners: must be a list"]),
+    ],
+)
+@pytest.mark.parametrize("command", ["score", "verify", "explain"])
+def test_a_bad_expectation_is_an_error_wherever_the_game_is_read(
+    cli, tmp_path, expect, fragments, command
+):
+    text = RULEBOOK_FULL.read_text()
+    start = text.index("expect:")
+    assert text[start:] == "expect:\n" + GOOD_EXPECT  # the example's own, replaced below
+    (tmp_path / "game.yaml").write_text(text[:start] + expect)
+    args = ["--player", "You"] if command == "explain" else []
+    line = one_line_error(cli(command, tmp_path / "game.yaml", *args), "game.yaml: line ")
+    for fragment in fragments:
+        assert fragment in line, line
+
+
+def test_a_bad_expectation_is_a_line_error_in_batch_and_a_400_in_the_api(cli, tmp_path):
+    from starlette.testclient import TestClient
+
+    from evlogic.web.app import create_app
+    from evlogic.web.service import Catalog
+
+    game = {"board": "usa", "players": [{"name": "A", "home": "KY"}, {"name": "B", "home": "OH"}]}
+    bad = {**game, "expect": {"players": {"A": {"siege": ["VA", "VA"]}}}}
+    good = {**game, "expect": {"winners": ["B"]}}
+    lines = tmp_path / "games.jsonl"
+    lines.write_text("".join(json.dumps(line) + "\n" for line in (game, bad, good)))
+    result = cli("batch", lines, "--jobs", "1")
+    assert result.code == 1
+    first, second, third = (json.loads(line) for line in result.out.splitlines())
+    assert "error" not in first and "error" not in third
+    assert third["players"] == first["players"]  # an expect: changes no figure
+    assert second["error"].endswith("line 2: expect.players.A.siege[1]: 'VA' is listed twice")
+    client = TestClient(create_app(Catalog.build()))
+    response = client.post("/api/score", json=bad)
+    assert response.status_code == 400
+    assert response.json()["error"] == "request: expect.players.A.siege[1]: 'VA' is listed twice"
+    assert client.post("/api/score", json=good).status_code == 200

@@ -206,8 +206,8 @@ def read_position(value: object, board: Compiled) -> Position | None:
     on the masks the ids are packed into; None whenever anything is unusual,
     so that the careful path finds and words the error.  Keys other than
     ``players`` are the caller's (board, rules, expect)."""
-    if not isinstance(value, dict) or not LINE_KEYS.issuperset(value):
-        return None
+    if not isinstance(value, dict) or not LINE_KEYS.issuperset(value) or "expect" in value:
+        return None  # (an expect: is checked by the careful path)
     listed = value.get("players")
     if not isinstance(listed, list) or not listed:
         return None

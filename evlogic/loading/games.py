@@ -15,6 +15,7 @@ from pathlib import Path
 
 from evlogic.errors import InputError, quote
 from evlogic.loading.boards import Board, load_board, resolve_board
+from evlogic.loading.expect import Expected, read_expect
 from evlogic.loading.rulesets import RuleSet, load_rule_set, rule_set_from_field
 from evlogic.loading.yamlfile import Field, read_yaml, yaml_document
 from evlogic.resources import display_path
@@ -36,6 +37,7 @@ class Game:
     players: tuple[Player, ...]
     source: str
     rules: RuleSet = field(default_factory=lambda: load_rule_set("standard"))
+    expect: Expected | None = None  # the game's expect:, checked (verify compares it)
 
 
 def game_from_fields(
@@ -85,7 +87,8 @@ def game_from_fields(
             owner[state_id] = name
             won.append(state_id)
         players.append(Player(name=name, home=home, states=tuple(won)))
-    return Game(board=board, players=tuple(players), source=source, rules=rules)
+    expect = read_expect(fields["expect"], names, board) if "expect" in fields else None
+    return Game(board=board, players=tuple(players), source=source, rules=rules, expect=expect)
 
 
 #: Keys a JSON line may have (:func:`quick_players` reads only ``players``).
@@ -121,8 +124,8 @@ def quick_players(value: object, states: Collection[str]) -> list[QuickPlayer] |
     Field per value; None whenever anything is unusual, so that the careful
     path finds and words the error.  Shared by :func:`quick_game` and the
     compiled batch path (which packs the states into masks)."""
-    if not isinstance(value, dict) or not LINE_KEYS.issuperset(value):
-        return None
+    if not isinstance(value, dict) or not LINE_KEYS.issuperset(value) or "expect" in value:
+        return None  # (an expect: is checked by the careful path)
     listed = value.get("players")
     if not isinstance(listed, list) or not listed:
         return None

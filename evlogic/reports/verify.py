@@ -12,15 +12,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from evlogic.asp.engine import score_game
-from evlogic.errors import InputError, quote
+from evlogic.errors import InputError
+from evlogic.loading.expect import LIST_FIELDS, Expected
 from evlogic.loading.games import GAME_KEYS, game_from_document
 from evlogic.loading.rulesets import RuleSet
-from evlogic.loading.yamlfile import Field, closest, read_yaml
+from evlogic.loading.yamlfile import Field, read_yaml
 from evlogic.reports.report import PlayerScore, ScoreReport
 from evlogic.resources import examples_dir
-
-NUMBER_FIELDS = ("total", "face_ev", "region_bonus", "siege_penalty", "net_bonus", "region_size")
-LIST_FIELDS = ("siege",)
 
 
 @dataclass(frozen=True)
@@ -103,41 +101,32 @@ def verify_file(
     fields = top.fields(*GAME_KEYS, what="a game mapping")
     if "expect" not in fields:
         raise top.error("no expect: key: nothing to verify")
-    game = game_from_document(top, path.parent, rules)
+    game = game_from_document(top, path.parent, rules)  # expect: checked as input
+    assert game.expect is not None
     report = score_game(game)
-    failures = list(_compare(fields["expect"], report))
+    failures = list(_compare(game.expect, report))
     return ScenarioResult(name, not failures, failures)
 
 
-def _compare(expect: Field, report: ScoreReport) -> Iterator[Failure]:
-    parts = expect.fields([], ["players", "winners"], what="a mapping of expected figures")
+def _compare(expected: Expected, report: ScoreReport) -> Iterator[Failure]:
     by_name = {player.name: player for player in report.players}
-    if "players" in parts:
-        for key, figures in parts["players"].entries("a mapping of player names"):
-            name = str(key.value)
-            if name not in by_name:
-                raise key.error(f"no player named {quote(name)}{closest(name, by_name)}")
-            wanted = figures.fields([], [*NUMBER_FIELDS, *LIST_FIELDS], what="a mapping")
-            for figure, value in wanted.items():
-                expected = _expected(figure, value)
-                actual = _actual(figure, by_name[name])
-                if expected != actual:
-                    yield Failure(name, figure, expected, actual)
-    if "winners" in parts:
-        expected = sorted(item.text("a player name") for item in parts["winners"].items())
-        if expected != sorted(report.winners):
-            yield Failure(None, "winners", expected, sorted(report.winners))
+    for name, figures in expected.players:
+        for figure, value in figures:
+            actual = _actual(figure, by_name[name])
+            if value != actual:
+                yield Failure(name, figure, _plain(value), _plain(actual))
+    if expected.winners is not None and list(expected.winners) != sorted(report.winners):
+        yield Failure(None, "winners", list(expected.winners), sorted(report.winners))
 
 
-def _expected(figure: str, value: Field) -> object:
-    if figure in LIST_FIELDS:
-        return sorted(item.text("a state id") for item in value.items())
-    return value.integer(-(2**31), 2**31 - 1)
+def _plain(value: object) -> object:
+    """A list for a tuple of ids (JSON and the text report print lists)."""
+    return list(value) if isinstance(value, tuple) else value
 
 
 def _actual(figure: str, player: PlayerScore) -> object:
     if figure == "region_size":
         return len(player.region)
     if figure in LIST_FIELDS:
-        return sorted(getattr(player, figure))
+        return tuple(sorted(getattr(player, figure)))
     return getattr(player, figure)
