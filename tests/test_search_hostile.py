@@ -336,3 +336,19 @@ def test_another_position_derived_from_position_0_is_a_property_s_own(cli, tmp_p
     mine = cli("check", "mine.lp", "--board", "tri.yaml", "--format", "json")
     assert (bundled.code, mine.code) == (0, 0), mine.err
     assert mine.json()["result"] == bundled.json()["result"] == "holds"
+
+
+# Was several lines on standard error: clingo's warning for a file that includes itself went
+# out once a parse (three), and its detail was joined by "; " ("already included file:; p6.lp")
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('#include "prop.lp".\n' + HOME_WORTH_3, "line 1: already included file: prop.lp"),
+        ("violation :- &diff{x}.\n", "line 1: no definition found for theory atom: diff/0"),
+    ],
+)
+def test_what_clingo_says_of_a_property_is_one_line(cli, tmp_path, triangle, text, message):
+    (tmp_path / "prop.lp").write_text(text)
+    result = cli("check", "prop.lp", "--board", "tri.yaml")
+    assert result.code == 2
+    assert result.err == f"evlogic: error: prop.lp: {message}\n"

@@ -54,7 +54,13 @@ import clingo
 
 from evlogic.asp.cone import BETWEEN_PLAYERS, reads_player0_only, sees_near_states_only
 from evlogic.asp.facts import board_program, state_ids
-from evlogic.asp.solver import ground, read_user_programs, rule_paths, user_files
+from evlogic.asp.solver import (
+    ground,
+    ignore_messages,
+    read_user_programs,
+    rule_paths,
+    user_files,
+)
 from evlogic.asp.soundness import refuse_unsound
 from evlogic.errors import InputError
 from evlogic.limits import OutOfTime, call_before
@@ -182,7 +188,7 @@ def violation_applies(path: Path) -> Applies:
         rules.append(clingo.ast.Rule(location, head, body))
 
     chosen: list[tuple[str, int]] = []  # violation in a choice or disjunction
-    clingo.ast.parse_files([str(path)], statement)
+    clingo.ast.parse_files([str(path)], statement, logger=ignore_messages)
     if chosen:
         source, line = chosen[0]
         raise InputError(
@@ -255,7 +261,7 @@ def _refuse_shown_position(programs: list[Path], whose: str) -> None:
         ):
             shown.append(node)
 
-    clingo.ast.parse_files([str(path) for path in programs], statement)
+    clingo.ast.parse_files([str(path) for path in programs], statement, logger=ignore_messages)
     if shown:
         where = shown[0].location.begin
         raise InputError(

@@ -343,9 +343,15 @@ def user_program_error(message: str) -> InputError:
         atom = re.sub(r"#Anon\d+", "_", lines[-1])  # as the user wrote it
         what = f"{atom} is never defined (a misspelt predicate? declare it with #defined "
         what += "if it may have no atoms)"
-    else:
-        what = "; ".join(lines)
+    else:  # clingo's "what:", its detail on the next line: "what: detail"
+        what = " ".join(lines)
     return InputError(display_path(Path(path)), what, line=int(line))
+
+
+def ignore_messages(_code: clingo.MessageCode, _message: str) -> None:
+    """A logger for parsing a user's programs again, after
+    :func:`read_user_programs` has read them and worded what clingo says
+    (a warning would otherwise go to standard error once a parse)."""
 
 
 def _is_fact(control: clingo.Control, atom: clingo.Symbol) -> bool:

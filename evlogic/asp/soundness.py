@@ -33,6 +33,7 @@ from pathlib import Path
 import clingo
 import clingo.ast
 
+from evlogic.asp.solver import ignore_messages
 from evlogic.errors import InputError
 from evlogic.resources import display_path, rules_dir
 
@@ -113,7 +114,9 @@ def _read(paths: Sequence[Path], user: Sequence[Path]) -> list[_Rule]:
     for files, users in ((own, False), (user, True)):
         base[0] = True
         if files:
-            clingo.ast.parse_files([str(path) for path in files], reader(users))
+            clingo.ast.parse_files(
+                [str(path) for path in files], reader(users), logger=ignore_messages
+            )
     return rules
 
 
