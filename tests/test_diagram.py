@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -411,3 +412,13 @@ def test_png_scale_prints_sharply(cli, tmp_path):
         ).code
         == 2
     )  # SVG scales by itself
+
+
+def test_both_player_and_all_is_one_clear_error(cli, tmp_path):
+    """Was 'give --player NAME or --all' when both were given."""
+    game = Path(__file__).resolve().parents[1] / "examples" / "rulebook" / "full-example.yaml"
+    result = cli("diagram", game, "--player", "You", "--all", "-o", tmp_path / "x.svg")
+    assert result.code == 2
+    assert result.err == (
+        "evlogic: error: --all: draws every player: give it or --player NAME, not both\n"
+    )

@@ -84,7 +84,7 @@ def test_game_end_from_the_rule_set(cli, tmp_path):
         ("extends: standard\nswing_multiplier: 1000\n", ["swing_multiplier", "between 1 and 100"]),
         ("siege_penalty: 5\n", ["missing", "tiers"]),
         ("extends: nowhere\n", ["extends", "no rule set 'nowhere'"]),
-        ("extends: loop.yaml\n", ["extends", "cycle"]),
+        ("extends: loop.yaml\n", ["rules.yaml: extends: a cycle (rules -> loop -> rules)"]),
         (
             "extends: standard\ngame_end: 52\n",
             ["rules.yaml: line 2: game_end: 52 is more than the 51 states", "could never end"],

@@ -273,6 +273,8 @@ def test_an_oversized_body_is_413(client):
 def test_a_missing_or_unknown_player_to_explain(client):
     missing = one_line_error(client.post("/api/explain", json=rulebook_game()), 400)
     assert missing == "request: missing key 'player' (whose position to explain)"
+    undrawn = one_line_error(client.post("/api/diagram", json=rulebook_game()), 400)
+    assert undrawn == "request: missing key 'player' (whose region to draw)"
     unknown = client.post("/api/explain", json={**rulebook_game(), "player": "Yuo"})
     assert "did you mean 'You'?" in one_line_error(unknown, 400)
 

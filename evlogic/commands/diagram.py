@@ -85,7 +85,9 @@ def run(args: argparse.Namespace) -> int:
     from evlogic.drawing.table_diagram import PLAYER_STYLES, render_table_svg
     from evlogic.reports.explain import explain_game
 
-    if args.all == (args.player is not None):
+    if args.all and args.player is not None:
+        raise InputError("--all", "draws every player: give it or --player NAME, not both")
+    if not args.all and args.player is None:
         raise InputError("diagram", "give --player NAME (one player's region) or --all")
     if args.all and args.focus:
         raise InputError("--focus", "crops to one player's home: use it with --player")

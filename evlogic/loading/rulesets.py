@@ -122,7 +122,7 @@ def _from_file(path: Path, chain: tuple[Path, ...]) -> RuleSet:
     resolved = path.resolve()
     if resolved in chain:
         cycle = " -> ".join(p.stem for p in (*chain, resolved))
-        raise InputError(str(path), f"extends: a cycle ({cycle})", field="extends")
+        raise InputError(str(path), f"a cycle ({cycle})", field="extends")
     top = read_yaml(path, display_path(path))
     return _from_mapping(top, path.parent, (*chain, resolved), default_name=path.stem)
 

@@ -203,9 +203,11 @@ def parse_json(body: bytes) -> Field:
     return Field(SOURCE, "", value, None, None)
 
 
-def player_name(fields: dict[str, Field], game: Game) -> str:
+def player_name(fields: dict[str, Field], game: Game, purpose: str) -> str:
+    """The request's ``player``, one of the game's; ``purpose`` says what
+    for in the error when it is missing ("whose position to explain")."""
     if "player" not in fields:
-        raise InputError(SOURCE, "missing key 'player' (whose position to explain)")
+        raise InputError(SOURCE, f"missing key 'player' ({purpose})")
     name = fields["player"].text("a player name")
     names = [player.name for player in game.players]
     if name not in names:
@@ -238,7 +240,7 @@ def explain(catalog: Catalog, top: Field) -> dict:
     from evlogic.reports.explain import explain_game
 
     game, fields = catalog.game(top, ["player"])
-    return explain_game(game, player_name(fields, game)).to_dict()
+    return explain_game(game, player_name(fields, game, "whose position to explain")).to_dict()
 
 
 def diagram(catalog: Catalog, top: Field) -> str:
@@ -247,7 +249,8 @@ def diagram(catalog: Catalog, top: Field) -> str:
 
     game, fields = catalog.game(top, ["player", "focus"])
     focus = fields["focus"].flag() if "focus" in fields else False
-    return render_svg(explain_game(game, player_name(fields, game)), game.board, focus=focus)
+    player = player_name(fields, game, "whose region to draw")
+    return render_svg(explain_game(game, player), game.board, focus=focus)
 
 
 def parse_board_yaml(catalog: Catalog, top: Field) -> dict:
