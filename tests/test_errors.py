@@ -839,3 +839,24 @@ def test_a_bad_expectation_is_a_line_error_in_batch_and_a_400_in_the_api(cli, tm
     assert response.status_code == 400
     assert response.json()["error"] == "request: expect.players.A.siege[1]: 'VA' is listed twice"
     assert client.post("/api/score", json=good).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("name", "phrase"),
+    [
+        # Were "not empty": a line or paragraph separator alone is stripped as whitespace
+        ("\u2028", "not text with a line break (\\u2028)"),
+        ("\u0085", "not text with a control character (\\x85)"),
+        ("\u3000", "not blank"),  # an ideographic space: only spaces, not nothing
+        ("", "not empty"),
+        # Was "(like \\udcff)" whatever the surrogate
+        ("\ud800", "not text with a lone surrogate (\\ud800)"),
+    ],
+)
+def test_a_name_that_cannot_be_a_name_says_why(cli, tmp_path, name, phrase):
+    game = {"board": "usa", "players": [{"name": name, "home": "KY"}]}
+    (tmp_path / "games.jsonl").write_text(json.dumps(game) + "\n")  # JSON escapes each one
+    result = cli("batch", tmp_path / "games.jsonl", "--jobs", "1")
+    assert result.code == 1
+    error = json.loads(result.out)["error"]
+    assert f"line 1: players[0].name: must be a player name, {phrase}" in error, error

@@ -351,7 +351,7 @@ def text_problem(text: str) -> str | None:
     for char in text:
         category = unicodedata.category(char)
         if category == "Cs":
-            return "a lone surrogate (like \\udcff)"
+            return f"a lone surrogate ({repr(char)[1:-1]})"
         if category in ("Zl", "Zp"):
             return f"a line break ({repr(char)[1:-1]})"
         if category == "Cc" or char in "\ufffe\uffff":
@@ -451,11 +451,11 @@ class Field:
             text = self.value.text
         else:
             raise self.error(f"must be {what}, not {_type_name(self.value)}")
-        if not text.strip():
-            raise self.error(f"must be {what}, not empty")
         problem = text_problem(text)
         if problem is not None:
             raise self.error(f"must be {what}, not text with {problem}: {quote(text)}")
+        if not text.strip():
+            raise self.error(f"must be {what}, not {'empty' if not text else 'blank'}")
         return text
 
     def integer(self, minimum: int, maximum: int, what: str = "a whole number") -> int:
