@@ -352,3 +352,15 @@ def test_what_clingo_says_of_a_property_is_one_line(cli, tmp_path, triangle, tex
     result = cli("check", "prop.lp", "--board", "tri.yaml")
     assert result.code == 2
     assert result.err == f"evlogic: error: prop.lp: {message}\n"
+
+
+# Was "--players: must be between 1 and 1" on a board of one state, the default 2 players
+# never given: it says why
+def test_too_many_players_for_the_board_says_why(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "one.yaml").write_text("name: one\nstates:\n  A: {ev: 3}\n")
+    result = cli("check", "bonus-bounds", "--board", "one.yaml")
+    assert result.code == 2
+    assert result.err == (
+        "evlogic: error: --players: must be between 1 and 1: one has 1 state, one home a player\n"
+    )

@@ -350,7 +350,12 @@ def search(
     search's "holds", its smallest size a size below which this search has
     none either."""
     if not 1 <= players <= len(board.states):
-        raise InputError("--players", f"must be between 1 and {len(board.states)}")
+        count = len(board.states)
+        raise InputError(
+            "--players",
+            f"must be between 1 and {count}: {board.name} has {count} "
+            f"state{'s' if count != 1 else ''}, one home a player",
+        )
     if not 0 < timeout < math.inf:
         raise InputError("--timeout", f"must be a positive number of seconds, not {timeout:g}")
     if max_states is not None and max_states < players:
