@@ -283,24 +283,6 @@ def test_a_rule_set_loop_through_negation_is_refused(cli, tmp_path, triangle, pr
     assert line.startswith("evlogic: error: looped.lp: line 1: ") and phrase in line
 
 
-# Was a false proof: a second net_bonus for every player (score: "more than one total, face EV
-# or bonus") kept both values inside the bounds, so bonus-bounds held
-def test_a_rule_set_that_breaks_the_figures_is_refused_as_score_refuses_it(cli, tmp_path, triangle):
-    second = rule_set(tmp_path, "second", "net_bonus(G, P, 0) :- player(G, P).\n")
-    (tmp_path / "core.yaml").write_text(
-        "board: tri.yaml\nplayers:\n  - {name: P1, home: A, states: [B, C]}\n"
-    )
-    assert cli("score", "core.yaml").code == 0  # a region: a net bonus above 0
-    scored = cli("score", "core.yaml", "--rules", second)
-    assert scored.code == 2 and "more than one total" in scored.err
-    result = cli(
-        "check", "bonus-bounds", "--board", "tri.yaml", "--rules", second, "--players", "1"
-    )
-    assert result.code == 2, result.out
-    [line] = result.err.splitlines()
-    assert "second.lp: breaks the scores on" in line and "score refuses it" in line
-
-
 @pytest.mark.parametrize(
     ("property_text", "line", "phrase"),
     [

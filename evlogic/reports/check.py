@@ -9,7 +9,6 @@ search first: "unknown", or the smallest counterexample found so far.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -91,31 +90,6 @@ def check(
             "no rule derives violation (a misspelt head?): the property could never "
             "fail, so a search would prove nothing",
         )
-    started = time.monotonic()
-    if rules.programs:
-        # Score refuses a position whose figures its programs break (two
-        # totals, say); a proof about such scores would be about none.
-        shape = search(
-            board,
-            rules.program(),
-            [*rules.programs, rules_dir() / "search" / "shape.lp"],
-            players,
-            max_states,
-            timeout,
-            started,
-            label=f"check {name}: the rule set's figures",
-        )
-        if shape.result == "counterexample":
-            raise InputError(
-                ", ".join(display_path(program) for program in rules.programs),
-                f"breaks the scores on {board.name} with {players} player(s): some position "
-                "gets a player with no total or two totals, face EVs or bonuses, or no "
-                "winner (score refuses it), so check would prove nothing",
-            )
-        if shape.result != "holds":  # out of time
-            return CheckResult(
-                name, board.name, players, rules.name, "unknown", None, shape.seconds, max_states
-            )
     outcome = search(
         board,
         rules.program(),
@@ -123,7 +97,6 @@ def check(
         players,
         max_states,
         timeout,
-        started,
         applies=violation_applies(path),
         label=f"check {name}",
     )
