@@ -346,3 +346,59 @@ def test_too_many_players_for_the_board_says_why(cli, tmp_path, monkeypatch):
     assert result.err == (
         "evlogic: error: --players: must be between 1 and 1: one has 1 state, one home a player\n"
     )
+
+
+# Found by the review of those refusals: a pool, a classically negated atom and an #edge hid a
+# constraint from them (each a false "holds", exit 0)
+@pytest.mark.parametrize(
+    ("extra", "phrase"),
+    [
+        ("q(1) :- violation.\n:- q(1;1).\n", "a constraint that reads violation (through q/1)"),
+        ("p(1) :- violation, not p(1;1).\n", "p/1 depends on itself"),
+        ("-violation.\n", "a classically negated atom (-x)"),
+        ("x :- violation.\n-x.\n", "a classically negated atom (-x)"),
+        ("#edge (a, b) : violation.\n#edge (b, a) : violation.\n", "an #edge"),
+        ("owned(0;0, 1, S) :- state(S), not home(0, 0, S).\n", "derives owned/3 of position 0"),
+    ],
+)
+def test_a_constraint_hidden_in_a_pool_a_negated_atom_or_an_edge_is_refused(
+    cli, tmp_path, triangle, extra, phrase
+):
+    (tmp_path / "prop.lp").write_text(HOME_WORTH_3 + extra)
+    result = cli("check", "prop.lp", "--board", "tri.yaml")
+    assert result.code == 2, result.out
+    [error] = result.err.splitlines()
+    assert error.startswith("evlogic: error: prop.lp: line ") and phrase in error, error
+
+
+# Were refused by the first version of those refusals (a loop through evlogic's own region
+# rules, positions 0 and 1 taken for one): a property that builds position 1 from position 0's
+# region is stratified, and proves as before
+@pytest.mark.parametrize(
+    "building",
+    [
+        "owned(1, 0, S) :- owned(0, 0, S), region(0, 0, S).\n"
+        "owned(1, P, S) :- owned(0, P, S), P != 0.\n",
+        "outside(S) :- owned(0, 0, S), not region(0, 0, S).\n"
+        "owned(1, P, S) :- owned(0, P, S), not outside(S).\n",
+    ],
+)
+def test_a_position_built_from_position_0_s_region_is_no_loop(cli, tmp_path, triangle, building):
+    (tmp_path / "prop.lp").write_text(
+        "game(1).\nplayer(1, P) :- player(0, P).\nhome(1, P, S) :- home(0, P, S).\n"
+        + building
+        + "violation :- net_bonus(0, 0, A), net_bonus(1, 0, B), B < A.\n"
+    )
+    result = cli("check", "prop.lp", "--board", "tri.yaml", "--players", "1")
+    assert result.code == 0, result.err
+    assert "prop: holds for every position" in result.out
+
+
+def test_the_readme_s_rule_set_program_still_proves_on_usa(cli, tmp_path, monkeypatch):
+    """A rule set with its own program on the 51-state board: proved (the
+    review found a first version of these checks searching past 120 s)."""
+    monkeypatch.chdir(tmp_path)
+    rules = rule_set(tmp_path, "home-bonus", "face_value(G, P, home_bonus, 5) :- home(G, P, _).\n")
+    result = cli("check", "bonus-bounds", "--rules", rules, "--players", "2")
+    assert result.code == 0, result.err
+    assert "holds for every position on United States" in result.out

@@ -442,11 +442,12 @@ def _search(
         + "".join(f"#external evlogic_limit({k}).\n" for k in range(players, top + 1))
     )
     publish.programs = programs
-    refuse_unsound(search_rules(programs))
+    loaded = search_rules(programs)
+    refuse_unsound(loaded)
     statements = applies.rules if applies is not None else ()
     control = ground(
         facts,
-        search_rules(programs),
+        loaded,
         (*SOLVER_OPTIONS, "--opt-mode=ignore"),
         statements=statements,
     )

@@ -65,8 +65,16 @@ VIOLATION: Predicate = ("violation", 0)
 #: An atom pattern: its predicate, and its first argument when that is a
 #: number (the position, for most predicates; None: any).  Loops are sought
 #: among patterns, not predicates: own-monotone derives owned(1, ...) from
-#: what it chooses by reading owned(0, ...), which is no loop.
+#: what it chooses by reading owned(0, ...), which is no loop.  A rule whose
+#: head's first argument is a variable (evlogic's rules: ``region(G, P, S)
+#: :- ... owned(G, P, S)``) stands for one copy a position, the variable
+#: replaced wherever it is a first argument: region(0, ...) reads
+#: owned(0, ...), not owned(1, ...).
 Pattern = tuple[str, int, int | None]
+
+#: An atom as written: its first argument a number, a variable's name, or
+#: None (anything else).
+_Atom = tuple[str, int, int | str | None]
 
 
 @dataclass(frozen=True)
@@ -82,6 +90,45 @@ class _Rule:
     line: int
 
 
+@dataclass(frozen=True)
+class _Written:
+    """A rule as written, its atoms' first arguments not yet replaced."""
+
+    heads: frozenset[_Atom]
+    positive: frozenset[_Atom]
+    negative: frozenset[_Atom]
+    user: bool
+    source: str
+    line: int
+
+    def instances(self, positions: frozenset[int]) -> list[_Rule]:
+        """One copy a position for each variable that is a head's first
+        argument (up to two such variables; more: any position)."""
+        bound = sorted({a[2] for a in self.heads if isinstance(a[2], str)})
+        choices: list[dict[str, int]] = [{}]
+        if 0 < len(bound) <= 2 and positions:
+            for variable in bound:
+                choices = [{**c, variable: k} for c in choices for k in sorted(positions)]
+        return [
+            _Rule(
+                _patterns(self.heads, choice),
+                _patterns(self.positive, choice),
+                _patterns(self.negative, choice),
+                self.user,
+                self.source,
+                self.line,
+            )
+            for choice in choices
+        ]
+
+
+def _patterns(atoms: frozenset[_Atom], choice: dict[str, int]) -> frozenset[Pattern]:
+    return frozenset(
+        (name, arity, first if isinstance(first, int) else choice.get(first))  # type: ignore[arg-type]
+        for name, arity, first in atoms
+    )
+
+
 def refuse_unsound(paths: Sequence[Path]) -> None:
     """Raise an InputError naming the file and line of the first user rule
     (one in a file outside evlogic's rules/) a search cannot prove soundly
@@ -90,19 +137,54 @@ def refuse_unsound(paths: Sequence[Path]) -> None:
     user = [path for path in paths if not path.resolve().is_relative_to(own)]
     if not user:
         return
-    rules = _read(paths, user)
+    written = _read(paths, user)
+    positions = frozenset(
+        atom[2]
+        for rule in written
+        for atom in rule.heads | rule.positive | rule.negative
+        if isinstance(atom[2], int)
+    )
+    rules = [instance for rule in _live(written) for instance in rule.instances(positions)]
     for check in (_input_derived, _violation_constrained, _unstratified):
         check(rules)
 
 
-def _read(paths: Sequence[Path], user: Sequence[Path]) -> list[_Rule]:
+#: What a search's facts and externals give, beyond the board's (BOARD).
+SEARCH_FACTS: frozenset[Predicate] = frozenset(
+    {("evlogic_players", 1), ("evlogic_limit", 1), ("evlogic_probe", 0)}
+)
+
+
+def _live(rules: list[_Written]) -> list[_Written]:
+    """The rules that can apply: those whose positive body reads only what
+    facts or other live rules can derive.  (diff's rules copy one
+    position's closures into another, evlogic_copies_closures/2, under
+    evlogic_same_position/2, which a check never derives: left in, every
+    position would read every other's.)"""
+    live = list(rules)
+    while True:
+        derivable = BOARD | SEARCH_FACTS | {a[:2] for rule in live for a in rule.heads}
+        kept = [rule for rule in live if all(a[:2] in derivable for a in rule.positive)]
+        if len(kept) == len(live):
+            return live
+        live = kept
+
+
+def _read(paths: Sequence[Path], user: Sequence[Path]) -> list[_Written]:
     """The rules of every file (includes followed), each marked as the
-    user's when it comes from a file of ``user`` or one they include."""
-    rules: list[_Rule] = []
+    user's when it comes from a file of ``user`` or one they include; in
+    the user's, what adds a constraint unwritten is refused: an ``#edge``
+    (no cycle) or a classically negated atom (``-x``: no x beside it)."""
+    rules: list[_Written] = []
     base = [True]  # whether statements belong to the base part
+    refused: list[InputError] = []  # (raised after parsing: clingo's callback cannot carry it)
 
     def reader(users: bool) -> Callable[[clingo.ast.AST], None]:
         def statement(node: clingo.ast.AST) -> None:
+            if users and not refused:
+                refusal = _hidden_constraint(node)
+                if refusal is not None:
+                    refused.append(refusal)
             if node.ast_type == clingo.ast.ASTType.Program:
                 base[0] = node.name == "base" and not node.parameters
             elif node.ast_type == clingo.ast.ASTType.Rule and base[0]:
@@ -117,13 +199,42 @@ def _read(paths: Sequence[Path], user: Sequence[Path]) -> list[_Rule]:
             clingo.ast.parse_files(
                 [str(path) for path in files], reader(users), logger=ignore_messages
             )
+    if refused:
+        raise refused[0]
     return rules
 
 
-def _rule(node: clingo.ast.AST, user: bool) -> _Rule:
+def _hidden_constraint(node: clingo.ast.AST) -> InputError | None:
+    where = node.location.begin
+    found = None
+    if node.ast_type == clingo.ast.ASTType.Edge:
+        found = "an #edge, which rules out positions whose edges make a cycle"
+    else:
+
+        class Negated(clingo.ast.Transformer):
+            def visit_SymbolicAtom(self, atom: clingo.ast.AST) -> clingo.ast.AST:
+                nonlocal found
+                if atom.symbol.ast_type == clingo.ast.ASTType.UnaryOperation:
+                    found = (
+                        "a classically negated atom (-x), which adds the constraint "
+                        "':- x, -x.'; name it as a predicate of its own (not_x)"
+                    )
+                return atom
+
+        Negated()(node)
+    if found is None:
+        return None
+    return InputError(
+        display_path(Path(where.filename)),
+        f"a program for check and diff has {found}: a search would skip the positions it rules out",
+        line=where.line,
+    )
+
+
+def _rule(node: clingo.ast.AST, user: bool) -> _Written:
     types = clingo.ast.ASTType
-    positive: set[Pattern] = set()
-    negative: set[Pattern] = set()
+    positive: set[_Atom] = set()
+    negative: set[_Atom] = set()
     head = node.head
     derived: list[clingo.ast.AST] = []  # the head's literals (not their conditions)
     if head.ast_type == types.Literal:
@@ -146,7 +257,7 @@ def _rule(node: clingo.ast.AST, user: bool) -> _Rule:
         )
         (positive if plain else negative).update(_atoms(literal))
     where = node.location.begin
-    return _Rule(
+    return _Written(
         frozenset(_atoms(*derived)),
         frozenset(positive),
         frozenset(negative),
@@ -156,28 +267,49 @@ def _rule(node: clingo.ast.AST, user: bool) -> _Rule:
     )
 
 
-def _atoms(*nodes: clingo.ast.AST) -> set[Pattern]:
-    """The patterns of the atoms in ``nodes``."""
-    found: set[Pattern] = set()
+def _atoms(*nodes: clingo.ast.AST) -> set[_Atom]:
+    """The atoms in ``nodes`` (a pool's each), as written."""
+    found: set[_Atom] = set()
+    types = clingo.ast.ASTType
 
     class Atoms(clingo.ast.Transformer):
         def visit_SymbolicAtom(self, node: clingo.ast.AST) -> clingo.ast.AST:
-            term = node.symbol
-            if term.ast_type == clingo.ast.ASTType.Function:
-                first = term.arguments[0] if term.arguments else None
-                number = (
-                    first.symbol.number
-                    if first is not None
-                    and first.ast_type == clingo.ast.ASTType.SymbolicTerm
-                    and first.symbol.type == clingo.SymbolType.Number
-                    else None
-                )
-                found.add((term.name, len(term.arguments), number))
+            terms = [node.symbol]
+            while terms:
+                term = terms.pop()
+                if term.ast_type == types.Pool:  # p(1;2), p(1);p(2)
+                    terms.extend(term.arguments)
+                elif term.ast_type == types.UnaryOperation:  # -p(1): refused in _read
+                    terms.append(term.argument)
+                elif term.ast_type == types.Function:
+                    for arguments in _pooled(term.arguments):
+                        found.add((term.name, len(arguments), _first(arguments)))
             return node
 
     for node in nodes:
         Atoms()(node)
     return found
+
+
+def _pooled(arguments: Sequence[clingo.ast.AST]) -> list[Sequence[clingo.ast.AST]]:
+    """The argument lists of ``f(a;b, c)``: a pool in the first argument
+    gives one list each (the first argument is what patterns keep)."""
+    if arguments and arguments[0].ast_type == clingo.ast.ASTType.Pool:
+        return [[first, *arguments[1:]] for first in arguments[0].arguments]
+    return [arguments]
+
+
+def _first(arguments: Sequence[clingo.ast.AST]) -> int | str | None:
+    if not arguments:
+        return None
+    first = arguments[0]
+    if first.ast_type == clingo.ast.ASTType.Variable:
+        return first.name
+    if first.ast_type == clingo.ast.ASTType.SymbolicTerm and (
+        first.symbol.type == clingo.SymbolType.Number
+    ):
+        return first.symbol.number
+    return None
 
 
 def _predicate(pattern: Pattern) -> Predicate:
@@ -223,6 +355,7 @@ def _input_derived(rules: list[_Rule]) -> None:
 
 
 def _violation_constrained(rules: list[_Rule]) -> None:
+    """A user's constraint must not read violation, nor what depends on it."""
     readers = _reaching(rules, VIOLATION)
     for rule in rules:
         if rule.user and not rule.heads:
@@ -256,6 +389,7 @@ def _reaching(rules: list[_Rule], target: Predicate) -> set[Predicate]:
 
 
 def _unstratified(rules: list[_Rule]) -> None:
+    """No loop through negation or an aggregate that a user's rule is in."""
     # Two nodes a pattern: as derived (a head) and as read (a body); a head
     # leads to what its rule reads, a read pattern to the heads that can
     # derive its atoms.
