@@ -402,3 +402,18 @@ def test_the_readme_s_rule_set_program_still_proves_on_usa(cli, tmp_path, monkey
     result = cli("check", "bonus-bounds", "--rules", rules, "--players", "2")
     assert result.code == 0, result.err
     assert "holds for every position on United States" in result.out
+
+
+# Found by the review: the search scores winners through points/4 (rules/points.lp), which
+# score never reads; a rule set deriving points/4 changed check's winners, not score's
+def test_a_rule_set_deriving_the_search_s_own_predicates_is_refused(cli, tmp_path, triangle):
+    boost = rule_set(tmp_path, "boost", "points(G, P, 1000, boost) :- home(G, P, S), P > 0.\n")
+    (tmp_path / "wins.lp").write_text("violation :- winner(0, P), P = 0.\n")
+    assert cli("check", "wins.lp", "--board", "tri.yaml").code == 1
+    result = cli("check", "wins.lp", "--board", "tri.yaml", "--rules", boost)
+    assert result.code == 2, result.out
+    assert result.err == (
+        "evlogic: error: boost.lp: line 1: derives points/4, which only the search's own "
+        "encoding derives (score never reads it): check and score would score positions "
+        "differently\n"
+    )

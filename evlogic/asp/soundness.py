@@ -33,7 +33,7 @@ from pathlib import Path
 import clingo
 import clingo.ast
 
-from evlogic.asp.solver import ignore_messages
+from evlogic.asp.solver import ignore_messages, rule_paths
 from evlogic.errors import InputError
 from evlogic.resources import display_path, rules_dir
 
@@ -144,9 +144,33 @@ def refuse_unsound(paths: Sequence[Path]) -> None:
         for atom in rule.heads | rule.positive | rule.negative
         if isinstance(atom[2], int)
     )
+    _search_only_derived(written)
     rules = [instance for rule in _live(written) for instance in rule.instances(positions)]
     for check in (_input_derived, _violation_constrained, _unstratified):
         check(rules)
+
+
+def _search_only_derived(rules: list[_Written]) -> None:
+    """A user's rule must not derive what only the search's own encoding
+    derives (points/4, say: score never reads it), or check and score would
+    score a position differently."""
+    scored = {display_path(path) for path in rule_paths()}
+    readable = {
+        atom[:2]
+        for rule in rules
+        if rule.source in scored
+        for atom in rule.heads | rule.positive | rule.negative
+    }
+    search_only = {atom[:2] for rule in rules if not rule.user for atom in rule.heads} - readable
+    for rule in rules:
+        derived = sorted(atom[:2] for atom in rule.heads if atom[:2] in search_only)
+        if rule.user and derived:
+            raise InputError(
+                rule.source,
+                f"derives {_name(derived[0])}, which only the search's own encoding derives "
+                "(score never reads it): check and score would score positions differently",
+                line=rule.line,
+            )
 
 
 #: What a search's facts and externals give, beyond the board's (BOARD).
