@@ -95,12 +95,11 @@ def _run(args: argparse.Namespace) -> int:
         say(f"evlogic: error: {error}")
         return 2
     except MemoryError:
-        limit = getattr(args, "memory_limit", None)
-        say(
-            f"evlogic: error: {args.command}: out of memory"
-            + (f" (limit {limit} MiB; raise --memory-limit)" if limit else "")
-        )
-        return 2
+        return _out_of_memory(args)
+    except RuntimeError as error:  # clingo's std::bad_alloc, from inside a solve
+        if "bad_alloc" not in str(error):
+            raise
+        return _out_of_memory(args)
     except SolverError as error:  # a bug in evlogic's rules, never the user's input
         say(f"evlogic: internal error: {error}")
         return 70
@@ -146,6 +145,15 @@ def _open_standard_streams() -> None:
         sys.stdout = _ClosedOutput()
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (lives as long as the process)
+
+
+def _out_of_memory(args: argparse.Namespace) -> int:
+    limit = getattr(args, "memory_limit", None)
+    say(
+        f"evlogic: error: {args.command}: out of memory"
+        + (f" (limit {limit} MiB; raise --memory-limit)" if limit else "")
+    )
+    return 2
 
 
 def _discard_output() -> None:

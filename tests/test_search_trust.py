@@ -268,3 +268,20 @@ def test_a_rule_set_with_programs_is_checked_for_every_player(cli, tmp_path, sea
     )
     assert result.code == 1, result.err
     assert result.json()["result"] == "counterexample"
+
+
+def test_clingo_running_out_of_memory_in_a_solve_is_one_line_not_a_counterexample(cli, monkeypatch):
+    """Found by review: clingo's std::bad_alloc from inside a solve came out
+    as a RuntimeError traceback with exit 1, which a CI job reads as a
+    counterexample; it is the out-of-memory line, exit 2."""
+    import evlogic.reports.check
+
+    def exhausted(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("std::bad_alloc")
+
+    monkeypatch.setattr(evlogic.reports.check, "check", exhausted)
+    result = cli("check", "bonus-bounds", "--players", "1")
+    assert result.code == 2
+    assert result.err == (
+        "evlogic: error: check: out of memory (limit 4096 MiB; raise --memory-limit)\n"
+    )
