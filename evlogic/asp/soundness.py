@@ -76,6 +76,9 @@ Pattern = tuple[str, int, int | None]
 #: None (anything else).
 _Atom = tuple[str, int, int | str | None]
 
+#: A pattern as derived (True) or as read (False), in the loop search.
+_Node = tuple[bool, Pattern]
+
 
 @dataclass(frozen=True)
 class _Rule:
@@ -200,25 +203,26 @@ def _read(paths: Sequence[Path], user: Sequence[Path]) -> list[_Written]:
     the user's, what adds a constraint unwritten is refused: an ``#edge``
     (no cycle) or a classically negated atom (``-x``: no x beside it)."""
     rules: list[_Written] = []
-    base = [True]  # whether statements belong to the base part
+    in_base = True  # whether statements belong to the base part
     refused: list[InputError] = []  # (raised after parsing: clingo's callback cannot carry it)
 
     def reader(users: bool) -> Callable[[clingo.ast.AST], None]:
         def statement(node: clingo.ast.AST) -> None:
+            nonlocal in_base
             if users and not refused:
                 refusal = _hidden_constraint(node)
                 if refusal is not None:
                     refused.append(refusal)
             if node.ast_type == clingo.ast.ASTType.Program:
-                base[0] = node.name == "base" and not node.parameters
-            elif node.ast_type == clingo.ast.ASTType.Rule and base[0]:
+                in_base = node.name == "base" and not node.parameters
+            elif node.ast_type == clingo.ast.ASTType.Rule and in_base:
                 rules.append(_rule(node, users))
 
         return statement
 
     own = [path for path in paths if path not in user]
     for files, users in ((own, False), (user, True)):
-        base[0] = True
+        in_base = True
         if files:
             clingo.ast.parse_files(
                 [str(path) for path in files], reader(users), logger=ignore_messages
@@ -452,10 +456,6 @@ def _unstratified(rules: list[_Rule]) -> None:
                         "need programs without one",
                         line=rule.line,
                     )
-
-
-#: A pattern as derived (True) or as read (False), in the loop search.
-_Node = tuple[bool, Pattern]
 
 
 def _components(edges: dict[_Node, set[_Node]]) -> dict[_Node, int]:
