@@ -417,3 +417,15 @@ def test_a_rule_set_deriving_the_search_s_own_predicates_is_refused(cli, tmp_pat
         "encoding derives (score never reads it): check and score would score positions "
         "differently\n"
     )
+
+
+# Found by the review: a property that rescores position 0 proves things of scores score never
+# gives (here totals lowered by 100, so "no total above 5" held)
+def test_a_property_that_rescores_position_0_is_refused(cli, tmp_path, triangle):
+    (tmp_path / "prop.lp").write_text(
+        "violation :- total(0, 0, T), T > 5.\nface_value(0, P, fudge, -100) :- player(0, P).\n"
+    )
+    result = cli("check", "prop.lp", "--board", "tri.yaml")
+    assert result.code == 2, result.out
+    [error] = result.err.splitlines()
+    assert error.startswith("evlogic: error: prop.lp: line 2: derives face_value/4 of position 0")

@@ -25,6 +25,7 @@ is not worked out): a user's rule may still read them, just not in a loop.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -174,6 +175,39 @@ def _search_only_derived(rules: list[_Written]) -> None:
                 "(score never reads it): check and score would score positions differently",
                 line=rule.line,
             )
+
+
+def refuse_rescoring(property_path: Path) -> None:
+    """A property reads position 0's scores and may build other positions
+    (1, 2, ...) to compare; a rule of it (includes followed) deriving, for
+    position 0, what evlogic's scoring rules read or derive (face_value/4,
+    say) would change the scores it claims to prove things of: refused,
+    naming file and line."""
+    rules = _read([property_path], [property_path])
+    scoring = _scoring_predicates()
+    for rule in rules:
+        rescored = sorted(
+            atom[:2]
+            for atom in rule.heads
+            if atom[:2] in scoring and (atom[2] == 0 or not isinstance(atom[2], int))
+        )
+        if rescored:
+            raise InputError(
+                rule.source,
+                f"derives {_name(rescored[0])} of position 0, which evlogic's scoring rules "
+                "read or derive: a property reads the scores, it does not change them "
+                "(build another position, numbered 1 or more, to compare)",
+                line=rule.line,
+            )
+
+
+@functools.cache
+def _scoring_predicates() -> frozenset[Predicate]:
+    """What the scoring rules (score's) read or derive."""
+    paths = rule_paths()
+    return frozenset(
+        atom[:2] for rule in _read(paths, []) for atom in rule.heads | rule.positive | rule.negative
+    )
 
 
 #: What a search's facts and externals give, beyond the board's (BOARD).

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from evlogic.asp.search import guard_programs, position_game, search, violation_applies
 from evlogic.asp.solver import read_user_programs
+from evlogic.asp.soundness import refuse_rescoring
 from evlogic.errors import InputError
 from evlogic.loading.boards import Board
 from evlogic.loading.games import check_game_end
@@ -84,6 +85,7 @@ def check(
         path = every if every.is_file() else path
     check_game_end(board, rules)  # as score refuses it
     guard_programs([path], list(rules.programs))
+    refuse_rescoring(path)
     if ("violation", 0) not in read_user_programs([path]).defines:
         raise InputError(
             display_path(path),
