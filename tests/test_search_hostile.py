@@ -50,6 +50,16 @@ def total(cli, rules: str) -> int | None:
     return json.loads(result.out)["players"][0]["total"]
 
 
+def refused_property(cli, tmp_path: Path, text: str) -> str:
+    """check of a property ``text`` (prop.lp, on the triangle): refused,
+    exit 2, in one line; that line."""
+    (tmp_path / "prop.lp").write_text(text)
+    result = cli("check", "prop.lp", "--board", "tri.yaml")
+    assert result.code == 2, result.out
+    [error] = result.err.splitlines()
+    return error
+
+
 # --- diff: a rule set's program scores the other rule set's position too ---------------
 
 
@@ -300,10 +310,7 @@ def test_a_rule_set_loop_through_negation_is_refused(cli, tmp_path, triangle, pr
 def test_a_property_that_hides_its_counterexamples_is_refused(
     cli, tmp_path, triangle, property_text, line, phrase
 ):
-    (tmp_path / "prop.lp").write_text(property_text)
-    result = cli("check", "prop.lp", "--board", "tri.yaml")
-    assert result.code == 2, result.out
-    [error] = result.err.splitlines()
+    error = refused_property(cli, tmp_path, property_text)
     assert error.startswith(f"evlogic: error: prop.lp: line {line}: ") and phrase in error
 
 
@@ -364,10 +371,7 @@ def test_too_many_players_for_the_board_says_why(cli, tmp_path, monkeypatch):
 def test_a_constraint_hidden_in_a_pool_a_negated_atom_or_an_edge_is_refused(
     cli, tmp_path, triangle, extra, phrase
 ):
-    (tmp_path / "prop.lp").write_text(HOME_WORTH_3 + extra)
-    result = cli("check", "prop.lp", "--board", "tri.yaml")
-    assert result.code == 2, result.out
-    [error] = result.err.splitlines()
+    error = refused_property(cli, tmp_path, HOME_WORTH_3 + extra)
     assert error.startswith("evlogic: error: prop.lp: line ") and phrase in error, error
 
 
@@ -422,10 +426,9 @@ def test_a_rule_set_deriving_the_search_s_own_predicates_is_refused(cli, tmp_pat
 # Found by the review: a property that rescores position 0 proves things of scores score never
 # gives (here totals lowered by 100, so "no total above 5" held)
 def test_a_property_that_rescores_position_0_is_refused(cli, tmp_path, triangle):
-    (tmp_path / "prop.lp").write_text(
-        "violation :- total(0, 0, T), T > 5.\nface_value(0, P, fudge, -100) :- player(0, P).\n"
+    error = refused_property(
+        cli,
+        tmp_path,
+        "violation :- total(0, 0, T), T > 5.\nface_value(0, P, fudge, -100) :- player(0, P).\n",
     )
-    result = cli("check", "prop.lp", "--board", "tri.yaml")
-    assert result.code == 2, result.out
-    [error] = result.err.splitlines()
     assert error.startswith("evlogic: error: prop.lp: line 2: derives face_value/4 of position 0")

@@ -34,7 +34,7 @@ from clingo import Function, Number, Symbol, Tuple_
 from evlogic.asp.facts import board_program, state_ids
 from evlogic.asp.solver import SolverError
 from evlogic.loading.boards import Board
-from evlogic.loading.games import LINE_KEYS, Game, quick_player
+from evlogic.loading.games import Game, plain_line, quick_player
 from evlogic.loading.rulesets import RuleSet
 from evlogic.resources import rules_dir
 
@@ -206,8 +206,8 @@ def read_position(value: object, board: Compiled) -> Position | None:
     on the masks the ids are packed into; None whenever anything is unusual,
     so that the careful path finds and words the error.  Keys other than
     ``players`` are the caller's (board, rules, expect)."""
-    if not isinstance(value, dict) or not LINE_KEYS.issuperset(value) or "expect" in value:
-        return None  # (an expect: is checked by the careful path)
+    if not plain_line(value):
+        return None
     listed = value.get("players")
     if not isinstance(listed, list) or not listed:
         return None

@@ -34,9 +34,9 @@ from pathlib import Path
 import clingo
 import clingo.ast
 
-from evlogic.asp.solver import ignore_messages, rule_paths
+from evlogic.asp.solver import ignore_messages, parsed_rule_file, rule_paths, user_files
 from evlogic.errors import InputError
-from evlogic.resources import display_path, rules_dir
+from evlogic.resources import display_path
 
 Predicate = tuple[str, int]
 
@@ -137,8 +137,7 @@ def refuse_unsound(paths: Sequence[Path]) -> None:
     """Raise an InputError naming the file and line of the first user rule
     (one in a file outside evlogic's rules/) a search cannot prove soundly
     over; ``paths`` are every program the search loads."""
-    own = rules_dir().resolve()
-    user = [path for path in paths if not path.resolve().is_relative_to(own)]
+    user = user_files(paths)
     if not user:
         return
     written = _read(paths, user)
@@ -254,13 +253,15 @@ def _read(paths: Sequence[Path], user: Sequence[Path]) -> list[_Written]:
 
         return statement
 
-    own = [path for path in paths if path not in user]
-    for files, users in ((own, False), (user, True)):
-        in_base = True
-        if files:
-            clingo.ast.parse_files(
-                [str(path) for path in files], reader(users), logger=ignore_messages
-            )
+    read_own = reader(False)
+    for path in paths:  # evlogic's own, parsed once a process (shared with grounding)
+        if path not in user:
+            in_base = True
+            for node in parsed_rule_file(path):
+                read_own(node)
+    in_base = True
+    if user:
+        clingo.ast.parse_files([str(path) for path in user], reader(True), logger=ignore_messages)
     if refused:
         raise refused[0]
     return rules

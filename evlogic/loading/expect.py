@@ -43,9 +43,7 @@ def read_expect(expect: Field, names: Collection[str], board: Board) -> Expected
         if not entries:
             raise parts["players"].error("expects nothing: name a player and its figures")
         for key, figures in entries:
-            name = str(key.value)
-            if name not in names:
-                raise key.error(f"no player named {quote(name)}{closest(name, names)}")
+            name = _player(key, str(key.value), names)
             wanted = figures.fields([], [*NUMBER_FIELDS, *LIST_FIELDS], what="a mapping")
             if not wanted:
                 raise figures.error(f"expects nothing of {quote(name)}: name a figure")
@@ -78,10 +76,14 @@ def _value(figure: str, value: Field, board: Board) -> object:
 
 def _winners(winners: Field, names: Collection[str]) -> tuple[str, ...]:
     listed = _distinct(winners, "a player name")
-    for item, name in listed:
-        if name not in names:
-            raise item.error(f"no player named {quote(name)}{closest(name, names)}")
-    return tuple(sorted(name for _, name in listed))
+    return tuple(sorted(_player(item, name, names) for item, name in listed))
+
+
+def _player(field: Field, name: str, names: Collection[str]) -> str:
+    """``name``, one of the game's players (else the error at ``field``)."""
+    if name not in names:
+        raise field.error(f"no player named {quote(name)}{closest(name, names)}")
+    return name
 
 
 def _distinct(items: Field, what: str) -> list[tuple[Field, str]]:

@@ -12,6 +12,7 @@ import os
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeGuard
 
 from evlogic.errors import InputError, quote
 from evlogic.loading.boards import Board, load_board, resolve_board
@@ -95,6 +96,14 @@ def game_from_fields(
 LINE_KEYS = frozenset({"board", "players", "rules", "expect"})
 PLAYER_KEYS = frozenset({"name", "home", "states"})
 
+
+def plain_line(value: object) -> TypeGuard[dict]:
+    """Whether a parsed line may take a quick path (:func:`quick_players`,
+    the compiled batch reader): a mapping of known keys and no ``expect:``
+    (which the careful path checks)."""
+    return isinstance(value, dict) and LINE_KEYS.issuperset(value) and "expect" not in value
+
+
 #: A player as :func:`quick_players` reads it: name, home, states as listed.
 QuickPlayer = tuple[str, str, list[str]]
 
@@ -124,8 +133,8 @@ def quick_players(value: object, states: Collection[str]) -> list[QuickPlayer] |
     Field per value; None whenever anything is unusual, so that the careful
     path finds and words the error.  Shared by :func:`quick_game` and the
     compiled batch path (which packs the states into masks)."""
-    if not isinstance(value, dict) or not LINE_KEYS.issuperset(value) or "expect" in value:
-        return None  # (an expect: is checked by the careful path)
+    if not plain_line(value):
+        return None
     listed = value.get("players")
     if not isinstance(listed, list) or not listed:
         return None
