@@ -90,7 +90,7 @@ def ground(
     rules/position_input.lp); ``statements`` are rules built as syntax trees
     (never from a user's text; or facts parsed once, :func:`parsed_facts`),
     added to the base program.  evlogic's own rule files are added as trees
-    parsed once per process (:func:`parsed_rule_file`)."""
+    parsed once per process (:func:`_parsed`)."""
     users = user_files(rules)
     programs = read_user_programs(users)  # errors and Python first
     messages: list[str] = []
@@ -107,7 +107,7 @@ def ground(
     try:
         with clingo.ast.ProgramBuilder(control) as builder:
             for path in rules:
-                for statement in parsed_rule_file(path) if _shipped(path) else ():
+                for statement in _parsed(path) if _shipped(path) else ():
                     builder.add(statement)
         for path in users:
             control.load(str(path))
@@ -170,7 +170,7 @@ def solve(
 
 
 @lru_cache(maxsize=256)
-def parsed_rule_file(path: Path) -> tuple[clingo.ast.AST, ...]:
+def _parsed(path: Path) -> tuple[clingo.ast.AST, ...]:
     """One of evlogic's own rule files as syntax trees, parsed once per
     process: parsing the scoring rules cost more than adding their trees
     (1.7 ms against 0.9 ms of the 12 ms a usa position takes).  Each file's

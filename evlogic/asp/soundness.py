@@ -34,7 +34,7 @@ from pathlib import Path
 import clingo
 import clingo.ast
 
-from evlogic.asp.solver import ignore_messages, parsed_rule_file, rule_paths, user_files
+from evlogic.asp.solver import ignore_messages, rule_paths, user_files
 from evlogic.errors import InputError
 from evlogic.resources import display_path
 
@@ -253,15 +253,18 @@ def _read(paths: Sequence[Path], user: Sequence[Path]) -> list[_Written]:
 
         return statement
 
-    read_own = reader(False)
-    for path in paths:  # evlogic's own, parsed once a process (shared with grounding)
-        if path not in user:
-            in_base = True
-            for node in parsed_rule_file(path):
-                read_own(node)
-    in_base = True
-    if user:
-        clingo.ast.parse_files([str(path) for path in user], reader(True), logger=ignore_messages)
+    # evlogic's own files are parsed here afresh, not taken from the trees
+    # grounding caches (solver._parsed): a search runs on a thread of its own
+    # and may still be grounding from those trees (a timed-out one goes on),
+    # and reading one clingo AST from two threads corrupted it ("invalid ast:
+    # term expected" in the next grounding, seen in CI).
+    own = [path for path in paths if path not in user]
+    for files, users in ((own, False), (user, True)):
+        in_base = True
+        if files:
+            clingo.ast.parse_files(
+                [str(path) for path in files], reader(users), logger=ignore_messages
+            )
     if refused:
         raise refused[0]
     return rules
