@@ -54,9 +54,9 @@ import clingo
 
 from evlogic.asp.cone import BETWEEN_PLAYERS, reads_player0_only, sees_near_states_only
 from evlogic.asp.facts import board_program, state_ids
+from evlogic.asp.fragment import Program
 from evlogic.asp.solver import (
     ground,
-    ignore_messages,
     read_user_programs,
     rule_paths,
     user_files,
@@ -142,148 +142,67 @@ def search_rules(programs: list[Path]) -> list[Path]:
     return [*rule_paths(names), *programs]
 
 
-#: The name of the atoms that say a rule deriving violation can apply.
-APPLIES = "evlogic_violation_applies"
+#: The name of the atoms that say an atom a property reads can occur.
+APPLIES = "evlogic_property_reads"
 
 
 @dataclass(frozen=True)
 class Applies:
-    """For each rule of a property that derives violation, a relaxed copy:
-    ``APPLIES(i) :- `` its positive body atoms (comparisons, negations and
-    aggregates left out).  When no copy grounds, nothing the rules read can
-    ever occur and the property can never fail."""
+    """For each atom a property's rules read (a plain positive body atom of
+    a predicate the property does not derive itself: a figure, the board, a
+    position), a relaxed rule ``APPLIES(i) :- atom.``.  An atom no position
+    can have is a misspelt figure, a player the search never seats, a
+    position the property never builds: the rule reading it could never
+    apply, and a search would prove nothing of it.  Each atom is tested on
+    its own, never a rule's whole body: a body no position satisfies is a
+    property that holds."""
 
-    source: str  # the property, for the error
+    atoms: tuple[tuple[str, str, int], ...]  # each atom as written, its file and line
     rules: tuple[clingo.ast.AST, ...]
 
-
-def violation_applies(path: Path) -> Applies:
-    """The relaxed copies of the rules of ``path`` (includes followed) that
-    derive violation/0 in the base program, built as syntax trees."""
-    rules: list[clingo.ast.AST] = []
-    base = [True]
-
-    def statement(node: clingo.ast.AST) -> None:
-        if node.ast_type == clingo.ast.ASTType.Program:
-            base[0] = node.name == "base" and not node.parameters
-        if node.ast_type != clingo.ast.ASTType.Rule or not base[0]:
-            return
-        if ("violation", 0) not in _head_predicates(node.head):
-            return
-        if node.head.ast_type != clingo.ast.ASTType.Literal:
-            where = node.location.begin
-            chosen.append((display_path(Path(where.filename)), where.line))
-            return
-        location = node.location
-        number = clingo.ast.SymbolicTerm(location, clingo.Number(len(rules)))
-        atom = clingo.ast.SymbolicAtom(clingo.ast.Function(location, APPLIES, [number], 0))
-        head = clingo.ast.Literal(location, clingo.ast.Sign.NoSign, atom)
-        body = [
-            literal
-            for literal in node.body
-            if literal.ast_type == clingo.ast.ASTType.Literal
-            and literal.sign == clingo.ast.Sign.NoSign
-            and literal.atom.ast_type == clingo.ast.ASTType.SymbolicAtom
-        ]
-        rules.append(clingo.ast.Rule(location, head, body))
-
-    chosen: list[tuple[str, int]] = []  # violation in a choice or disjunction
-    clingo.ast.parse_files([str(path)], statement, logger=ignore_messages)
-    if chosen:
-        source, line = chosen[0]
-        raise InputError(
+    def refused(self, index: int, board: Board, players: int, where: str) -> InputError:
+        atom, source, line = self.atoms[index]
+        seated = f"{players} player{'s' if players != 1 else ''}"
+        return InputError(
             source,
-            "violation in a choice or disjunction is chosen, not derived: a search could "
-            "leave it out (or pick it where nothing breaks); derive it with a plain rule",
+            f"{atom} {where} on {board.name} with {seated} (a figure this board never has? "
+            "a player not seated, or a position never built?): the rule reading it could "
+            "never apply, so a search would prove nothing of it",
             line=line,
         )
-    return Applies(display_path(path), tuple(rules))
 
 
-#: Statements a search cannot take from a property: an #external is never
-#: switched on, an optimisation would fight the search's own, and a part
-#: other than base is never grounded (or is one of the search's own parts).
-PROPERTY_REFUSED = {
-    "external": "an #external, which no search ever switches on",
-    "optimisation": "an optimisation (#minimize, #maximize or a weak constraint), which "
-    "would fight the search's own",
-    "part": "a #program part other than base, which a search never grounds as yours",
-}
-
-#: ... nor from a rule set's programs, whose positions a search must not
-#: narrow (score refuses what a constraint rules out; a search would just
-#: skip those positions and could prove a property by leaving its
-#: counterexamples out) nor choose among (scores would not be the scores).
-RULE_SET_REFUSED = {
-    **PROPERTY_REFUSED,
-    "constraint": "a constraint, which rules positions out: a search would skip them and "
-    "could prove a property by leaving its counterexamples out",
-    "choice": "a choice or disjunction: the scores a search sees would not be the scores",
-}
-
-
-def guard_programs(properties: list[Path], rule_programs: list[Path]) -> None:
-    """Refuse what a search cannot prove soundly over: a statement kind in
-    PROPERTY_REFUSED or RULE_SET_REFUSED, or a name of the search's own
-    (evlogic_*, which would steer the search's bound or probe)."""
-    for programs, refused, whose in (
-        (properties, PROPERTY_REFUSED, "a property"),
-        (rule_programs, RULE_SET_REFUSED, "a rule set's program"),
-    ):
-        read = read_user_programs(programs)
-        found = read.first(*refused)
-        if found is not None:
-            kind, source, line = found
-            raise InputError(source, f"{whose} for check and diff has {refused[kind]}", line=line)
-        reserved = sorted(name for name, _ in read.mentions if name.startswith("evlogic_"))
-        if reserved:
-            source = ", ".join(display_path(path) for path in programs)
-            raise InputError(source, f"{reserved[0]}: names starting evlogic_ are the search's own")
-        _refuse_shown_position(programs, whose)
-
-
-#: Shown names a search reads as the position it found (rules/generate.lp).
-POSITION_SHOWN = {"home", "owned"}
-
-
-def _refuse_shown_position(programs: list[Path], whose: str) -> None:
-    """A #show of home or owned terms would be read as part of the position
-    found (a witness that is none): refused, naming file and line."""
-    if not programs:
-        return
-    shown: list[clingo.ast.AST] = []
-
-    def statement(node: clingo.ast.AST) -> None:
-        if node.ast_type == clingo.ast.ASTType.ShowSignature and node.name in POSITION_SHOWN:
-            shown.append(node)
-        if node.ast_type == clingo.ast.ASTType.ShowTerm and (
-            node.term.ast_type == clingo.ast.ASTType.Function and node.term.name in POSITION_SHOWN
-        ):
-            shown.append(node)
-
-    clingo.ast.parse_files([str(path) for path in programs], statement, logger=ignore_messages)
-    if shown:
-        where = shown[0].location.begin
-        raise InputError(
-            display_path(Path(where.filename)),
-            f"{whose} for check and diff shows home or owned terms, which a search reads as "
-            "the position it found; show them under another name",
-            line=where.line,
-        )
-
-
-def _head_predicates(head: clingo.ast.AST) -> set[tuple[str, int]]:
-    """The predicates (name, arity) of the atoms in a rule head."""
-    found: set[tuple[str, int]] = set()
-
-    class Atoms(clingo.ast.Transformer):
-        def visit_SymbolicAtom(self, node: clingo.ast.AST) -> clingo.ast.AST:
-            if node.symbol.ast_type == clingo.ast.ASTType.Function:
-                found.add((node.symbol.name, len(node.symbol.arguments)))
-            return node
-
-    Atoms()(head)
-    return found
+def violation_applies(program: Program) -> Applies:
+    """The relaxed copies of what the rules of ``program`` read (see
+    :class:`Applies`), built as syntax trees from the program's own."""
+    own = program.defined()
+    atoms: list[tuple[str, str, int]] = []
+    rules: list[clingo.ast.AST] = []
+    seen: set[str] = set()
+    for node in program.rules():
+        for literal in node.body:
+            if not (
+                literal.ast_type == clingo.ast.ASTType.Literal
+                and literal.sign == clingo.ast.Sign.NoSign
+                and literal.atom.ast_type == clingo.ast.ASTType.SymbolicAtom
+                and literal.atom.symbol.ast_type == clingo.ast.ASTType.Function
+            ):
+                continue
+            symbol = literal.atom.symbol
+            if (symbol.name, len(symbol.arguments)) in own or str(literal) in seen:
+                continue
+            seen.add(str(literal))
+            location = literal.location
+            number = clingo.ast.SymbolicTerm(location, clingo.Number(len(rules)))
+            head = clingo.ast.Literal(
+                location,
+                clingo.ast.Sign.NoSign,
+                clingo.ast.SymbolicAtom(clingo.ast.Function(location, APPLIES, [number], 0)),
+            )
+            rules.append(clingo.ast.Rule(location, head, [literal]))
+            where = location.begin
+            atoms.append((str(literal), display_path(Path(where.filename)), where.line))
+    return Applies(tuple(atoms), tuple(rules))
 
 
 @dataclass(frozen=True)
@@ -451,13 +370,14 @@ def _search(
         (*SOLVER_OPTIONS, "--opt-mode=ignore"),
         statements=statements,
     )
-    if applies is not None and not any(control.symbolic_atoms.by_signature(APPLIES, 1)):
-        raise InputError(
-            applies.source,
-            f"no rule deriving violation can apply on {board.name} with {players} player(s): "
-            "what they read never occurs (position 1 not defined? a figure this board "
-            "never has?), so the property could never fail and a search would prove nothing",
-        )
+    if applies is not None:
+        grounded = {
+            atom.symbol.arguments[0].number
+            for atom in control.symbolic_atoms.by_signature(APPLIES, 1)
+        }
+        for index in range(len(applies.atoms)):
+            if index not in grounded:
+                raise applies.refused(index, board, players, "never occurs")
 
     def elapsed() -> float:
         return time.monotonic() - started
@@ -469,24 +389,15 @@ def _search(
             return None  # time ran out: unknown
         if not exists:
             raise _no_position(board, programs, players, max_states)
-        if applies is not None:
-            # Some position the property's own constraints allow must also
-            # hold the positive body of a rule deriving violation: else the
-            # constraints rule out exactly where it could fail.
-            rules = [
-                clingo.Function(APPLIES, [clingo.Number(i)]) for i in range(len(applies.rules))
-            ]
-            live = _any_position(control, bound, deadline, rules)
+        for index in range(len(applies.atoms) if applies is not None else 0):
+            # Each atom a property reads, on its own: some position has it.
+            assert applies is not None
+            reads = clingo.Function(APPLIES, [clingo.Number(index)])
+            live = _any_position(control, bound, deadline, [reads])
             if live is None:
                 return None
             if not live:
-                raise InputError(
-                    applies.source,
-                    f"no rule deriving violation can apply on {board.name} with {players} "
-                    "player(s): no position has what they read (a siege with one player? "
-                    "or the property's own constraints rule those positions out), so it "
-                    "could never fail and a search would prove nothing",
-                )
+                raise applies.refused(index, board, players, "holds in no position")
         return SearchOutcome("holds", None, elapsed(), False)
 
     control.load(str(rules_dir() / "search" / "smallest.lp"))

@@ -18,6 +18,7 @@ from pathlib import Path
 import clingo
 import clingo.ast
 
+from evlogic.asp.quantifier import rewritten
 from evlogic.errors import InputError
 from evlogic.loading.yamlfile import read_file
 from evlogic.resources import display_path, rules_dir
@@ -109,8 +110,14 @@ def ground(
             for path in rules:
                 for statement in _parsed(path) if _shipped(path) else ():
                     builder.add(statement)
-        for path in users:
-            control.load(str(path))
+        if users:
+            # A user's programs as parsed, "for every such X" grounded as
+            # evlogic means it (evlogic/asp/quantifier.py).
+            parsed: list[clingo.ast.AST] = []
+            clingo.ast.parse_files([str(path) for path in users], parsed.append, logger=log)
+            with clingo.ast.ProgramBuilder(control) as builder:
+                for statement in rewritten(parsed):
+                    builder.add(statement)
         control.add("base", [], facts)
         if statements:
             with clingo.ast.ProgramBuilder(control) as builder:

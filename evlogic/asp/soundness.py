@@ -1,31 +1,20 @@
-"""What a search cannot prove soundly over, found in the programs before
-any grounding: the checks of a user's programs that need the search's own
-rules beside them.
+"""What a search cannot prove soundly over that no single statement shows:
+a loop through negation or an aggregate that a user's rule takes part in.
 
-A search (check, diff) proves a property by showing that no position
-derives violation.  That is sound only when the user's programs (a property,
-a rule set's .lp files) score every position, one way, and never rule a
-position out.  :func:`evlogic.asp.search.guard_programs` refuses
-constraints and choices written as such; this module refuses the same
-things written otherwise, and what would change the positions searched:
-
-* a loop through negation or an aggregate that a user's rule takes part in
-  (``p :- body, not p.`` is a constraint; ``a :- not b. b :- not a.`` scores
-  a position two ways): the programs must be stratified there;
-* a property's constraint that reads violation, directly or through the
-  property's own predicates: it rules out exactly the positions where the
-  property fails, so the search would find none;
-* a user's rule deriving the search's input, position 0 or the board
-  (home(0, P, S), owned/3 of position 0, state/1, param/3, ...): the
-  positions searched would no longer be the game's.
-
-Aggregates and conditions count as negation here (whether one is monotone
-is not worked out): a user's rule may still read them, just not in a loop.
+Every statement of a user's program lies in the fragment
+(evlogic/asp/fragment.py); a program of such statements may still loop
+through ``not`` or an aggregate, alone or through evlogic's own rules
+(``p :- body, not p.`` is a constraint; ``a :- not b. b :- not a.`` scores
+a position two ways; ``face_value(G, P, x, V) :- total(G, P, T), ...``
+reads the sum it adds to).  The programs must be stratified there, which
+this module checks over the user's rules read beside the search's own,
+before any grounding.  Aggregates and conditions count as negation (whether
+one is monotone is not worked out): a user's rule may read them, just not
+in a loop.
 """
 
 from __future__ import annotations
 
-import functools
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -34,34 +23,12 @@ from pathlib import Path
 import clingo
 import clingo.ast
 
-from evlogic.asp.solver import ignore_messages, rule_paths, user_files
+from evlogic.asp.fragment import BOARD_FACTS
+from evlogic.asp.solver import ignore_messages, user_files
 from evlogic.errors import InputError
 from evlogic.resources import display_path
 
 Predicate = tuple[str, int]
-
-#: What a search takes as given: the position searched, position 0
-#: (rules/generate.lp; the first argument is the position: a program may
-#: derive another position, 1 say, from it, as own-monotone does) ...
-POSITION: frozenset[Predicate] = frozenset(
-    {("game", 1), ("player", 2), ("home", 3), ("owned", 3), ("listed", 4), ("scored_by", 2)}
-)
-
-#: ... and the board's and rule set's facts (evlogic/asp/facts.py, RuleSet.program).
-BOARD: frozenset[Predicate] = frozenset(
-    {
-        ("state", 1),
-        ("ev", 2),
-        ("swing", 1),
-        ("adjacent", 2),
-        ("board_game_end", 1),
-        ("param", 3),
-        ("tier", 3),
-        ("rule_set", 1),
-    }
-)
-
-VIOLATION: Predicate = ("violation", 0)
 
 #: An atom pattern: its predicate, and its first argument when that is a
 #: number (the position, for most predicates; None: any).  Loops are sought
@@ -147,69 +114,10 @@ def refuse_unsound(paths: Sequence[Path]) -> None:
         for atom in rule.heads | rule.positive | rule.negative
         if isinstance(atom[2], int)
     )
-    _search_only_derived(written)
-    rules = [instance for rule in _live(written) for instance in rule.instances(positions)]
-    for check in (_input_derived, _violation_constrained, _unstratified):
-        check(rules)
+    _unstratified([instance for rule in _live(written) for instance in rule.instances(positions)])
 
 
-def _search_only_derived(rules: list[_Written]) -> None:
-    """A user's rule must not derive what only the search's own encoding
-    derives (points/4, say: score never reads it), or check and score would
-    score a position differently."""
-    scored = {display_path(path) for path in rule_paths()}
-    readable = {
-        atom[:2]
-        for rule in rules
-        if rule.source in scored
-        for atom in rule.heads | rule.positive | rule.negative
-    }
-    search_only = {atom[:2] for rule in rules if not rule.user for atom in rule.heads} - readable
-    for rule in rules:
-        derived = sorted(atom[:2] for atom in rule.heads if atom[:2] in search_only)
-        if rule.user and derived:
-            raise InputError(
-                rule.source,
-                f"derives {_name(derived[0])}, which only the search's own encoding derives "
-                "(score never reads it): check and score would score positions differently",
-                line=rule.line,
-            )
-
-
-def refuse_rescoring(property_path: Path) -> None:
-    """A property reads position 0's scores and may build other positions
-    (1, 2, ...) to compare; a rule of it (includes followed) deriving, for
-    position 0, what evlogic's scoring rules read or derive (face_value/4,
-    say) would change the scores it claims to prove things of: refused,
-    naming file and line."""
-    rules = _read([property_path], [property_path])
-    scoring = _scoring_predicates()
-    for rule in rules:
-        rescored = sorted(
-            atom[:2]
-            for atom in rule.heads
-            if atom[:2] in scoring and (atom[2] == 0 or not isinstance(atom[2], int))
-        )
-        if rescored:
-            raise InputError(
-                rule.source,
-                f"derives {_name(rescored[0])} of position 0, which evlogic's scoring rules "
-                "read or derive: a property reads the scores, it does not change them "
-                "(build another position, numbered 1 or more, to compare)",
-                line=rule.line,
-            )
-
-
-@functools.cache
-def _scoring_predicates() -> frozenset[Predicate]:
-    """What the scoring rules (score's) read or derive."""
-    paths = rule_paths()
-    return frozenset(
-        atom[:2] for rule in _read(paths, []) for atom in rule.heads | rule.positive | rule.negative
-    )
-
-
-#: What a search's facts and externals give, beyond the board's (BOARD).
+#: What a search's facts and externals give, beyond the board's (BOARD_FACTS).
 SEARCH_FACTS: frozenset[Predicate] = frozenset(
     {("evlogic_players", 1), ("evlogic_limit", 1), ("evlogic_probe", 0)}
 )
@@ -223,7 +131,7 @@ def _live(rules: list[_Written]) -> list[_Written]:
     position would read every other's.)"""
     live = list(rules)
     while True:
-        derivable = BOARD | SEARCH_FACTS | {a[:2] for rule in live for a in rule.heads}
+        derivable = BOARD_FACTS | SEARCH_FACTS | {a[:2] for rule in live for a in rule.heads}
         kept = [rule for rule in live if all(a[:2] in derivable for a in rule.positive)]
         if len(kept) == len(live):
             return live
@@ -232,20 +140,13 @@ def _live(rules: list[_Written]) -> list[_Written]:
 
 def _read(paths: Sequence[Path], user: Sequence[Path]) -> list[_Written]:
     """The rules of every file (includes followed), each marked as the
-    user's when it comes from a file of ``user`` or one they include; in
-    the user's, what adds a constraint unwritten is refused: an ``#edge``
-    (no cycle) or a classically negated atom (``-x``: no x beside it)."""
+    user's when it comes from a file of ``user`` or one they include."""
     rules: list[_Written] = []
     in_base = True  # whether statements belong to the base part
-    refused: list[InputError] = []  # (raised after parsing: clingo's callback cannot carry it)
 
     def reader(users: bool) -> Callable[[clingo.ast.AST], None]:
         def statement(node: clingo.ast.AST) -> None:
             nonlocal in_base
-            if users and not refused:
-                refusal = _hidden_constraint(node)
-                if refusal is not None:
-                    refused.append(refusal)
             if node.ast_type == clingo.ast.ASTType.Program:
                 in_base = node.name == "base" and not node.parameters
             elif node.ast_type == clingo.ast.ASTType.Rule and in_base:
@@ -265,36 +166,7 @@ def _read(paths: Sequence[Path], user: Sequence[Path]) -> list[_Written]:
             clingo.ast.parse_files(
                 [str(path) for path in files], reader(users), logger=ignore_messages
             )
-    if refused:
-        raise refused[0]
     return rules
-
-
-def _hidden_constraint(node: clingo.ast.AST) -> InputError | None:
-    where = node.location.begin
-    found = None
-    if node.ast_type == clingo.ast.ASTType.Edge:
-        found = "an #edge, which rules out positions whose edges make a cycle"
-    else:
-
-        class Negated(clingo.ast.Transformer):
-            def visit_SymbolicAtom(self, atom: clingo.ast.AST) -> clingo.ast.AST:
-                nonlocal found
-                if atom.symbol.ast_type == clingo.ast.ASTType.UnaryOperation:
-                    found = (
-                        "a classically negated atom (-x), which adds the constraint "
-                        "':- x, -x.'; name it as a predicate of its own (not_x)"
-                    )
-                return atom
-
-        Negated()(node)
-    if found is None:
-        return None
-    return InputError(
-        display_path(Path(where.filename)),
-        f"a program for check and diff has {found}: a search would skip the positions it rules out",
-        line=where.line,
-    )
 
 
 def _rule(node: clingo.ast.AST, user: bool) -> _Written:
@@ -345,7 +217,7 @@ def _atoms(*nodes: clingo.ast.AST) -> set[_Atom]:
                 term = terms.pop()
                 if term.ast_type == types.Pool:  # p(1;2), p(1);p(2)
                     terms.extend(term.arguments)
-                elif term.ast_type == types.UnaryOperation:  # -p(1): refused in _read
+                elif term.ast_type == types.UnaryOperation:  # -p(1): outside the fragment
                     terms.append(term.argument)
                 elif term.ast_type == types.Function:
                     for arguments in _pooled(term.arguments):
@@ -394,64 +266,6 @@ def _name(pattern: Pattern | Predicate) -> str:
 def _matches(read: Pattern, derived: Pattern) -> bool:
     """Whether atoms of pattern ``derived`` can be atoms of ``read``."""
     return (read[:2] == derived[:2] and None in (read[2], derived[2])) or read == derived
-
-
-def _input_derived(rules: list[_Rule]) -> None:
-    """The board's facts, and position 0's (a pattern that may be position
-    0: its first argument 0 or not a number), are the search's input."""
-    for rule in rules:
-        given = sorted(
-            (
-                head
-                for head in rule.heads
-                if _predicate(head) in BOARD
-                or (_predicate(head) in POSITION and head[2] in (0, None))
-            ),
-            key=_order,
-        )
-        if rule.user and given:
-            where = "the board" if _predicate(given[0]) in BOARD else "position 0, the one searched"
-            raise InputError(
-                rule.source,
-                f"derives {_name(given[0])} of {where}, which a search takes as given: "
-                "the positions searched would not be the game's (another position, "
-                "derived from position 0, is numbered 1 or more)",
-                line=rule.line,
-            )
-
-
-def _violation_constrained(rules: list[_Rule]) -> None:
-    """A user's constraint must not read violation, nor what depends on it."""
-    readers = _reaching(rules, VIOLATION)
-    for rule in rules:
-        if rule.user and not rule.heads:
-            read = sorted(_predicate(p) for p in rule.positive | rule.negative)
-            read = [p for p in read if p in readers]
-            if read:
-                through = "" if read[0] == VIOLATION else f" (through {_name(read[0])})"
-                raise InputError(
-                    rule.source,
-                    f"a constraint that reads violation{through} rules out exactly the "
-                    "positions where the property fails: a search would prove it without "
-                    "looking",
-                    line=rule.line,
-                )
-
-
-def _reaching(rules: list[_Rule], target: Predicate) -> set[Predicate]:
-    """The predicates whose atoms depend on ``target``'s (itself included)."""
-    readers: dict[Predicate, set[Predicate]] = defaultdict(set)
-    for rule in rules:
-        for body in rule.positive | rule.negative:
-            readers[_predicate(body)] |= {_predicate(head) for head in rule.heads}
-    found = {target}
-    waiting = [target]
-    while waiting:
-        for head in readers[waiting.pop()]:
-            if head not in found:
-                found.add(head)
-                waiting.append(head)
-    return found
 
 
 def _unstratified(rules: list[_Rule]) -> None:

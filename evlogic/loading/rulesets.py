@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from evlogic.asp.fragment import Kind, read_program, refuse_outside
 from evlogic.errors import InputError, quote
 from evlogic.loading.yamlfile import Field, closest, missing, read_yaml
 from evlogic.resources import display_path, rules_dir
@@ -237,4 +238,5 @@ def _program_path(item: Field, base: Path) -> Path:
         raise item.error(
             f"rule program {quote(text)} {missing(path)} (looked for {quote(str(path))})"
         )
+    refuse_outside(read_program([path]), Kind.RULE_SET)
     return path

@@ -9,12 +9,12 @@ search first: "unknown", or the smallest counterexample found so far.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from evlogic.asp.search import guard_programs, position_game, search, violation_applies
-from evlogic.asp.solver import read_user_programs
-from evlogic.asp.soundness import refuse_rescoring
+from evlogic.asp.fragment import Kind, read_program, refuse_outside
+from evlogic.asp.search import position_game, search, violation_applies
 from evlogic.errors import InputError
 from evlogic.loading.boards import Board
 from evlogic.loading.games import check_game_end
@@ -77,6 +77,7 @@ def check(
     max_states: int | None = None,
     timeout: float = 60.0,
 ) -> CheckResult:
+    started = time.monotonic()  # the time limit covers reading the programs too
     name, path = resolve_property(reference)
     if rules.programs and path.parent == rules_dir() / "properties":
         # A rule set's own programs may treat players differently: then
@@ -84,9 +85,11 @@ def check(
         every = rules_dir() / "properties" / "every_player" / path.name
         path = every if every.is_file() else path
     check_game_end(board, rules)  # as score refuses it
-    guard_programs([path], list(rules.programs))
-    refuse_rescoring(path)
-    if ("violation", 0) not in read_user_programs([path]).defines:
+    rule_programs = read_program(rules.programs)
+    refuse_outside(rule_programs, Kind.RULE_SET)
+    program = read_program([path])
+    refuse_outside(program, Kind.PROPERTY, beside=rule_programs)
+    if ("violation", 0) not in program.defined():
         raise InputError(
             display_path(path),
             "no rule derives violation (a misspelt head?): the property could never "
@@ -99,7 +102,8 @@ def check(
         players,
         max_states,
         timeout,
-        applies=violation_applies(path),
+        started=started,
+        applies=violation_applies(program),
         label=f"check {name}",
     )
     game = (
