@@ -860,3 +860,82 @@ def test_a_name_that_cannot_be_a_name_says_why(cli, tmp_path, name, phrase):
     assert result.code == 1
     error = json.loads(result.out)["error"]
     assert f"line 1: players[0].name: must be a player name, {phrase}" in error, error
+
+
+# --- bounds on what a small file expands to ---------------------------------------
+
+
+def tripartite_board(size: int) -> str:
+    """The complete tripartite board of three parts of ``size`` states, each
+    part's neighbour list written once and shared by YAML aliases."""
+    parts = [[f"{part}{n}" for n in range(size)] for part in "ABC"]
+    lines = ["states:"]
+    for index, part in enumerate(parts):
+        others = ", ".join(s for other, ids in enumerate(parts) if other != index for s in ids)
+        lines.append(f"  {part[0]}: {{ev: 3, neighbors: &n{index} [{others}]}}")
+        lines.extend(f"  {state}: {{ev: 3, neighbors: *n{index}}}" for state in part[1:])
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("command", ["board", "score", "batch"])
+def test_a_small_board_that_aliases_expand_to_a_dense_one_is_refused(cli, tmp_path, command):
+    """10 KB of YAML whose aliases expand it to 21,675 borders (a dense
+    board: seconds and a gigabyte to score, minutes to lay out): refused by
+    every command that reads a board, naming the file, the anchored field
+    and its line."""
+    board = tmp_path / "tri.yaml"
+    board.write_text(tripartite_board(85))
+    assert len(board.read_bytes()) < 12_000
+    game = tmp_path / "game.yaml"
+    game.write_text("board: tri.yaml\nplayers: [{name: P, home: A0, states: [B0, C0]}]\n")
+    if command == "board":
+        result = cli("board", board, "--format", "json")
+    elif command == "score":
+        result = cli("score", game)
+    else:
+        result = cli("batch", "-", "--board", board)
+    one_line_error(
+        result, "tri.yaml: line 2: states.A0.neighbors: YAML aliases (*name) repeat 43,092 values"
+    )
+
+
+def test_aliases_that_repeat_little_are_read(cli, tmp_path, monkeypatch):
+    """Shared settings merged into every state (``<<: *defaults``) and a
+    shared short list are fine: they repeat less than the file writes out."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "b.yaml").write_text(
+        "states:\n  S0: &d {ev: 2, swing: true, neighbors: [S1]}\n"
+        + "".join(f"  S{n}: {{<<: *d, neighbors: [S{n - 1}, S{n + 1}]}}\n" for n in range(1, 59))
+        + "  S59: {<<: *d, neighbors: [S58]}\n"
+    )
+    document = cli("board", "b.yaml", "--format", "json").json()
+    assert document["states"]["S30"] == {
+        "name": "S30",
+        "ev": 2,
+        "swing": True,
+        "neighbors": ["S29", "S31"],
+        "hex": document["states"]["S30"]["hex"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "fragments"),
+    [
+        (
+            "name: x\nstates: &s\n  A: {ev: 1}\n  <<: *s\n",
+            ["line 4", "a merge key '<<' names the mapping it is in"],
+        ),
+        (
+            "base: &b\n  name: x\n  <<: *b\nstates: {A: {ev: 1}}\n",
+            ["line 3", "a merge key '<<' names the mapping it is in"],
+        ),
+        (
+            "states: {A: {ev: 1, neighbors: &l [B, *l]}, B: {ev: 1}}\n",
+            ["line 1", "an alias names a value it is inside"],
+        ),
+    ],
+)
+def test_yaml_that_refers_to_itself_says_so(cli, tmp_path, text, fragments):
+    (tmp_path / "b.yaml").write_text(text)
+    line = one_line_error(cli("board", tmp_path / "b.yaml"), *fragments)
+    assert "duplicate key" not in line and "recursive" not in line
