@@ -939,3 +939,32 @@ def test_yaml_that_refers_to_itself_says_so(cli, tmp_path, text, fragments):
     (tmp_path / "b.yaml").write_text(text)
     line = one_line_error(cli("board", tmp_path / "b.yaml"), *fragments)
     assert "duplicate key" not in line and "recursive" not in line
+
+
+@pytest.mark.parametrize(
+    ("limit", "value", "fragments"),
+    [
+        ("MAX_STATES", 2, ["states", "3 states, more than the 2 a board may have"]),
+        ("MAX_BORDERS", 2, ["states", "3 borders (neighbours listed on both sides)"]),
+    ],
+)
+def test_a_board_past_the_bounds_is_refused_with_its_field(
+    cli, tmp_path, monkeypatch, limit, value, fragments
+):
+    monkeypatch.setattr(f"evlogic.loading.boards.{limit}", value)
+    (tmp_path / "b.yaml").write_text(
+        "states:\n  A: {ev: 1, neighbors: [B, C]}\n  B: {ev: 1, neighbors: [A, C]}\n"
+        "  C: {ev: 1, neighbors: [A, B]}\n"
+    )
+    one_line_error(cli("board", tmp_path / "b.yaml"), "b.yaml: line 2: states: ", *fragments)
+
+
+def test_the_bounds_hold_every_bundled_board_and_the_largest_benchmark_boards():
+    from evlogic.loading.boards import MAX_BORDERS, MAX_STATES, load_board
+    from evlogic.resources import bundled_boards
+
+    for path in bundled_boards().values():
+        board = load_board(path)
+        assert len(board.states) <= MAX_STATES
+    assert MAX_STATES >= 71 * 71  # bench/bench_scale.py's lattice
+    assert MAX_BORDERS >= 200 * 199 // 2  # tests/test_web_hostile.py's complete graph
