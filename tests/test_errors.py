@@ -968,3 +968,40 @@ def test_the_bounds_hold_every_bundled_board_and_the_largest_benchmark_boards():
         assert len(board.states) <= MAX_STATES
     assert MAX_STATES >= 71 * 71  # bench/bench_scale.py's lattice
     assert MAX_BORDERS >= 200 * 199 // 2  # tests/test_web_hostile.py's complete graph
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["board", "score", "explain", "diagram", "check", "diff", "verify", "board-report", "stats"],
+)
+def test_every_command_that_solves_or_lays_out_has_time_and_memory_limits(command):
+    from evlogic.cli import build_parser
+
+    commands = build_parser()._subparsers._group_actions[0].choices
+    options = {
+        option: action.default
+        for action in commands[command]._actions
+        for option in action.option_strings
+    }
+    assert options["--memory-limit"] == 4096
+    assert options["--timeout"] >= 60
+
+
+def test_the_board_layout_stops_at_its_time_limit(tmp_path):
+    """A dense board written out in full (180 states, 10,800 borders: its
+    layout takes seconds): board --format json stops at --timeout, one line,
+    exit 2."""
+    parts = [[f"{part}{n}" for n in range(60)] for part in "ABC"]
+    lines = ["states:"]
+    for index, part in enumerate(parts):
+        others = ", ".join(s for other, ids in enumerate(parts) if other != index for s in ids)
+        lines.extend(f"  {state}: {{ev: 3, neighbors: [{others}]}}" for state in part)
+    (tmp_path / "dense.yaml").write_text("\n".join(lines) + "\n")
+    result = run_subprocess(
+        "board", "dense.yaml", "--format", "json", "--timeout", "0.2", cwd=tmp_path
+    )
+    assert result.code == 2 and result.out == ""
+    assert (
+        result.err
+        == "evlogic: error: board: no answer within 0.2 s (raise --timeout to give it longer)\n"
+    )
