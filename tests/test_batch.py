@@ -270,9 +270,11 @@ def test_interrupted_run_leaves_whole_lines(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
     )
-    deadline = time.monotonic() + 60
-    while (not out.exists() or out.stat().st_size == 0) and time.monotonic() < deadline:
+    deadline = time.monotonic() + 60  # until lines reach the file that becomes out.jsonl
+    while not any(part.stat().st_size for part in tmp_path.glob(".out.jsonl.*.tmp")):
+        assert time.monotonic() < deadline and process.poll() is None
         time.sleep(0.05)
+    assert not out.exists()
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
@@ -281,6 +283,7 @@ def test_interrupted_run_leaves_whole_lines(tmp_path):
     numbers = [json.loads(line)["line"] for line in text.splitlines()]
     assert 0 < len(numbers) < 30000
     assert numbers == list(range(1, len(numbers) + 1))
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["games.jsonl", "out.jsonl"]
 
 
 def test_dask_local_cluster_gives_the_same_output(tmp_path):

@@ -13,13 +13,8 @@ from typing import Any
 
 from evlogic.batch.runner import CHUNK_SIZE, MEMORY_LIMIT_MB
 from evlogic.batch.runner import TIMEOUT as BATCH_TIMEOUT
-from evlogic.commands.options import (
-    MAX_CHUNK_SIZE,
-    MAX_JOBS,
-    add_rules_option,
-    open_output,
-    whole,
-)
+from evlogic.commands.options import MAX_CHUNK_SIZE, MAX_JOBS, add_rules_option, whole
+from evlogic.commands.output_file import open_output
 from evlogic.errors import InputError
 from evlogic.limits import megabytes, seconds
 from evlogic.loading.boards import load_board, resolve_board
@@ -131,8 +126,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         with terminate_raises(), ExitStack() as stack:
             stream = stack.enter_context(open_input(args.input))
+            # interrupted, the whole lines written so far are kept
+            interrupted = (Terminated, KeyboardInterrupt)
             out = (
-                sys.stdout if args.output == "-" else stack.enter_context(open_output(args.output))
+                sys.stdout
+                if args.output == "-"
+                else stack.enter_context(open_output(args.output, keep_on=interrupted))
             )
             bar = stack.enter_context(_progress_bar(args.input))
             failed = run_batch(
