@@ -1005,3 +1005,47 @@ def test_the_board_layout_stops_at_its_time_limit(tmp_path):
         result.err
         == "evlogic: error: board: no answer within 0.2 s (raise --timeout to give it longer)\n"
     )
+
+
+# --- wording: what an error says is evlogic's, never Python's ---------------------
+
+
+def test_a_byte_order_mark_inside_json_lines_is_named(cli, tmp_path):
+    """A BOM before the first line is dropped; one that joined files bring
+    along (line 2), or one inside a line, is that line's error in words."""
+    line = '{"board": "usa", "players": [{"name": "A", "home": "KY"}]}'
+    games = tmp_path / "games.jsonl"
+    games.write_bytes(("\ufeff" + line + "\n\ufeff" + line + "\n" + line + " \ufeff\n").encode())
+    result = cli("batch", games)
+    reports = [json.loads(text) for text in result.out.splitlines()]
+    assert result.code == 1 and "error" not in reports[0]
+    for report, column in zip(reports[1:], (1, len(line) + 2), strict=True):
+        assert report["error"].endswith(
+            "invalid JSON: a byte-order mark (U+FEFF) where JSON may not hold one (files "
+            f"joined together keep each one's mark): remove it (column {column})"
+        )
+        assert "utf-8-sig" not in report["error"]
+
+
+def test_a_byte_order_mark_in_a_request_body_is_named():
+    from evlogic.errors import InputError
+    from evlogic.web.service import parse_json
+
+    with pytest.raises(InputError) as error:
+        parse_json('\ufeff{"board": "usa"}'.encode())
+    assert "a byte-order mark (U+FEFF) where JSON may not hold one" in str(error.value)
+    assert "utf-8-sig" not in str(error.value)
+
+
+@pytest.mark.parametrize(
+    "text", ["name: x\n\ufeffstates: {A: {ev: 1}}\n", "name: x\nstates: {A: {ev: 1}}\ufeff\n"]
+)
+def test_a_byte_order_mark_inside_a_yaml_file_is_named(cli, tmp_path, text):
+    (tmp_path / "b.yaml").write_text(text, encoding="utf-8")
+    one_line_error(
+        cli("board", tmp_path / "b.yaml"),
+        "b.yaml: line 2: YAML syntax error:",
+        "(a byte-order mark, U+FEFF, on line 2: only the start of a file may hold one",
+    )
+    (tmp_path / "c.yaml").write_text("\ufeff" + text.replace("\ufeff", ""), encoding="utf-8")
+    assert cli("board", tmp_path / "c.yaml").code == 0  # at the start: dropped

@@ -311,6 +311,12 @@ def _syntax_hint(text: str, problem: str, line: int | None) -> str:
     """The likely cause of a YAML syntax error, to add to pyyaml's words."""
     lines = text.splitlines()
     upto = lines[:line] if line is not None else lines
+    marked = [n for n, row in enumerate(upto, start=1) if "\ufeff" in row[n == 1 :]]
+    if marked:
+        return (
+            f" (a byte-order mark, U+FEFF, on line {marked[0]}: only the start of a file "
+            "may hold one, and files joined together keep each one's; remove it)"
+        )
     if any("\t" in row[: len(row) - len(row.lstrip())] for row in upto):
         return " (a tab in the indentation: YAML indents with spaces only)"
     for words, hint in _SYNTAX_HINTS.items():
