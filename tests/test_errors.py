@@ -1049,3 +1049,17 @@ def test_a_byte_order_mark_inside_a_yaml_file_is_named(cli, tmp_path, text):
     )
     (tmp_path / "c.yaml").write_text("\ufeff" + text.replace("\ufeff", ""), encoding="utf-8")
     assert cli("board", tmp_path / "c.yaml").code == 0  # at the start: dropped
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("0", "must be between 1 and 100000, not '0'"),
+        ("100001", "must be between 1 and 100000, not '100001'"),
+        ("x", "must be a whole number, not 'x'"),
+    ],
+)
+def test_a_bad_chunk_size_is_a_usage_error_like_every_option(cli, value, message):
+    result = cli("batch", "-", "--chunk-size", value)
+    assert result.code == 2
+    assert result.err == f"evlogic: error: --chunk-size: {message} (see evlogic batch -h)\n"

@@ -94,7 +94,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     batch.add_argument(
         "--chunk-size",
-        type=int,
+        type=whole(1, MAX_CHUNK_SIZE),
         default=CHUNK_SIZE,
         metavar="N",
         help=f"lines per grounding (default {CHUNK_SIZE})",
@@ -107,7 +107,6 @@ def run(args: argparse.Namespace) -> int:
 
     _refuse_overwriting_input(args.input, args.output)
     limits = Limits(memory_mb=args.memory_limit, timeout=args.timeout)
-    _check_batch_limits(args)
     rules = None
     if args.rules is not None:  # resolved once here: a bad rule set fails the command
         field = Field("--rules", "", args.rules, None, None)
@@ -166,13 +165,6 @@ def _refuse_overwriting_input(input_name: str, output_name: str) -> None:
         where = "standard output" if output_name == "-" else output_name
         raise InputError(
             where, "is the input file (or a link to it): batch would overwrite what it reads"
-        )
-
-
-def _check_batch_limits(args: argparse.Namespace) -> None:
-    if not 1 <= args.chunk_size <= MAX_CHUNK_SIZE:
-        raise InputError(
-            "--chunk-size", f"must be between 1 and {MAX_CHUNK_SIZE}, not {args.chunk_size}"
         )
 
 
