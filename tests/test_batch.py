@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from conftest import REPO
 from evlogic.asp.engine import score_game
-from evlogic.batch.runner import BatchOptions, _json_line, run_batch
+from evlogic.batch.runner import BatchOptions, Limits, _json_line, run_batch
 from evlogic.batch.sample import sample_games
 from evlogic.loading.boards import load_board
 from evlogic.loading.games import load_game
@@ -200,6 +200,42 @@ def test_jobs_keep_input_order(tmp_path):
     assert [r["line"] for r in two] == list(range(1, 251))
 
 
+def lattice(width: int, height: int) -> dict:
+    """A triangular lattice of width x height states: six neighbours inside."""
+    steps = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
+    states = {}
+    for x in range(width):
+        for y in range(height):
+            neighbors = [
+                f"S{x + dx}.{y + dy}"
+                for dx, dy in steps
+                if 0 <= x + dx < width and 0 <= y + dy < height
+            ]
+            states[f"S{x}.{y}"] = {"ev": 1 + (x + y) % 7, "neighbors": neighbors}
+    return {"name": "lattice", "states": states}
+
+
+@pytest.mark.parametrize(
+    ("owned", "bonus"), [(["S30.24", "S35.30"], 0), (["S30.24", "S31.24", "S29.25"], 25)]
+)
+def test_a_line_on_a_board_of_thousands_of_states_is_scored_as_score_does(tmp_path, owned, bonus):
+    """3,000 states (54 blocks of 56): batch scores what score scores, within
+    a worker's memory limit that score's own needs fit in; the compiled
+    encoding's dense tables (states times blocks) would not fit."""
+    (tmp_path / "big.yaml").write_text(yaml.safe_dump(lattice(60, 50)))
+    game = {"board": "big.yaml", "players": [{"name": "A", "home": "S30.25", "states": owned}]}
+    (tmp_path / "game.yaml").write_text(yaml.safe_dump(game))
+    out = io.StringIO()
+    limits = Limits(memory_mb=1024, timeout=60)
+    options = BatchOptions("in.jsonl", None, str(tmp_path))
+    failed = run_batch([json.dumps(game)] * 3, out, options, jobs=1, limits=limits)
+    assert failed == 0
+    expected = score_game(load_game(tmp_path / "game.yaml")).to_dict()
+    reports = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert reports == [{"line": n, **expected} for n in (1, 2, 3)]
+    assert expected["players"][0]["region_bonus"] == bonus
+
+
 def test_cli_exit_status_and_files(tmp_path):
     games = tmp_path / "games.jsonl"
     games.write_text("\n".join(sample_lines(5)) + "\n")
@@ -234,9 +270,11 @@ def test_interrupted_run_leaves_whole_lines(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
     )
-    deadline = time.monotonic() + 60
-    while (not out.exists() or out.stat().st_size == 0) and time.monotonic() < deadline:
+    deadline = time.monotonic() + 60  # until lines reach the file that becomes out.jsonl
+    while not any(part.stat().st_size for part in tmp_path.glob(".out.jsonl.*.tmp")):
+        assert time.monotonic() < deadline and process.poll() is None
         time.sleep(0.05)
+    assert not out.exists()
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
@@ -245,6 +283,7 @@ def test_interrupted_run_leaves_whole_lines(tmp_path):
     numbers = [json.loads(line)["line"] for line in text.splitlines()]
     assert 0 < len(numbers) < 30000
     assert numbers == list(range(1, len(numbers) + 1))
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["games.jsonl", "out.jsonl"]
 
 
 def test_dask_local_cluster_gives_the_same_output(tmp_path):

@@ -246,8 +246,10 @@ def start_batch(tmp_path: Path, count: int, *extra: str) -> tuple[subprocess.Pop
     out = tmp_path / "out.jsonl"
     command = [sys.executable, "-m", "evlogic", "batch", str(games), "-o", str(out), *extra]
     process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while (not out.exists() or out.stat().st_size == 0) and time.monotonic() < deadline:
+    deadline = time.monotonic() + 60  # until lines reach the file that becomes out.jsonl
+    while not any(part.stat().st_size for part in tmp_path.glob(".out.jsonl.*.tmp")):
+        if time.monotonic() > deadline or process.poll() is not None:
+            break
         time.sleep(0.05)
     return process, out
 

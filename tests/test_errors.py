@@ -860,3 +860,206 @@ def test_a_name_that_cannot_be_a_name_says_why(cli, tmp_path, name, phrase):
     assert result.code == 1
     error = json.loads(result.out)["error"]
     assert f"line 1: players[0].name: must be a player name, {phrase}" in error, error
+
+
+# --- bounds on what a small file expands to ---------------------------------------
+
+
+def tripartite_board(size: int) -> str:
+    """The complete tripartite board of three parts of ``size`` states, each
+    part's neighbour list written once and shared by YAML aliases."""
+    parts = [[f"{part}{n}" for n in range(size)] for part in "ABC"]
+    lines = ["states:"]
+    for index, part in enumerate(parts):
+        others = ", ".join(s for other, ids in enumerate(parts) if other != index for s in ids)
+        lines.append(f"  {part[0]}: {{ev: 3, neighbors: &n{index} [{others}]}}")
+        lines.extend(f"  {state}: {{ev: 3, neighbors: *n{index}}}" for state in part[1:])
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("command", ["board", "score", "batch"])
+def test_a_small_board_that_aliases_expand_to_a_dense_one_is_refused(cli, tmp_path, command):
+    """10 KB of YAML whose aliases expand it to 21,675 borders (a dense
+    board: seconds and a gigabyte to score, minutes to lay out): refused by
+    every command that reads a board, naming the file, the anchored field
+    and its line."""
+    board = tmp_path / "tri.yaml"
+    board.write_text(tripartite_board(85))
+    assert len(board.read_bytes()) < 12_000
+    game = tmp_path / "game.yaml"
+    game.write_text("board: tri.yaml\nplayers: [{name: P, home: A0, states: [B0, C0]}]\n")
+    if command == "board":
+        result = cli("board", board, "--format", "json")
+    elif command == "score":
+        result = cli("score", game)
+    else:
+        result = cli("batch", "-", "--board", board)
+    one_line_error(
+        result, "tri.yaml: line 2: states.A0.neighbors: YAML aliases (*name) repeat 43,092 values"
+    )
+
+
+def test_aliases_that_repeat_little_are_read(cli, tmp_path, monkeypatch):
+    """Shared settings merged into every state (``<<: *defaults``) and a
+    shared short list are fine: they repeat less than the file writes out."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "b.yaml").write_text(
+        "states:\n  S0: &d {ev: 2, swing: true, neighbors: [S1]}\n"
+        + "".join(f"  S{n}: {{<<: *d, neighbors: [S{n - 1}, S{n + 1}]}}\n" for n in range(1, 59))
+        + "  S59: {<<: *d, neighbors: [S58]}\n"
+    )
+    document = cli("board", "b.yaml", "--format", "json").json()
+    assert document["states"]["S30"] == {
+        "name": "S30",
+        "ev": 2,
+        "swing": True,
+        "neighbors": ["S29", "S31"],
+        "hex": document["states"]["S30"]["hex"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "fragments"),
+    [
+        (
+            "name: x\nstates: &s\n  A: {ev: 1}\n  <<: *s\n",
+            ["line 4", "a merge key '<<' names the mapping it is in"],
+        ),
+        (
+            "base: &b\n  name: x\n  <<: *b\nstates: {A: {ev: 1}}\n",
+            ["line 3", "a merge key '<<' names the mapping it is in"],
+        ),
+        (
+            "states: {A: {ev: 1, neighbors: &l [B, *l]}, B: {ev: 1}}\n",
+            ["line 1", "an alias names a value it is inside"],
+        ),
+    ],
+)
+def test_yaml_that_refers_to_itself_says_so(cli, tmp_path, text, fragments):
+    (tmp_path / "b.yaml").write_text(text)
+    line = one_line_error(cli("board", tmp_path / "b.yaml"), *fragments)
+    assert "duplicate key" not in line and "recursive" not in line
+
+
+@pytest.mark.parametrize(
+    ("limit", "value", "fragments"),
+    [
+        ("MAX_STATES", 2, ["states", "3 states, more than the 2 a board may have"]),
+        ("MAX_BORDERS", 2, ["states", "3 borders (neighbours listed on both sides)"]),
+    ],
+)
+def test_a_board_past_the_bounds_is_refused_with_its_field(
+    cli, tmp_path, monkeypatch, limit, value, fragments
+):
+    monkeypatch.setattr(f"evlogic.loading.boards.{limit}", value)
+    (tmp_path / "b.yaml").write_text(
+        "states:\n  A: {ev: 1, neighbors: [B, C]}\n  B: {ev: 1, neighbors: [A, C]}\n"
+        "  C: {ev: 1, neighbors: [A, B]}\n"
+    )
+    one_line_error(cli("board", tmp_path / "b.yaml"), "b.yaml: line 2: states: ", *fragments)
+
+
+def test_the_bounds_hold_every_bundled_board_and_the_largest_benchmark_boards():
+    from evlogic.loading.boards import MAX_BORDERS, MAX_STATES, load_board
+    from evlogic.resources import bundled_boards
+
+    for path in bundled_boards().values():
+        board = load_board(path)
+        assert len(board.states) <= MAX_STATES
+    assert MAX_STATES >= 71 * 71  # bench/bench_scale.py's lattice
+    assert MAX_BORDERS >= 200 * 199 // 2  # tests/test_web_hostile.py's complete graph
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["board", "score", "explain", "diagram", "check", "diff", "verify", "board-report", "stats"],
+)
+def test_every_command_that_solves_or_lays_out_has_time_and_memory_limits(command):
+    from evlogic.cli import build_parser
+
+    commands = build_parser()._subparsers._group_actions[0].choices
+    options = {
+        option: action.default
+        for action in commands[command]._actions
+        for option in action.option_strings
+    }
+    assert options["--memory-limit"] == 4096
+    assert options["--timeout"] >= 60
+
+
+def test_the_board_layout_stops_at_its_time_limit(tmp_path):
+    """A dense board written out in full (180 states, 10,800 borders: its
+    layout takes seconds): board --format json stops at --timeout, one line,
+    exit 2."""
+    parts = [[f"{part}{n}" for n in range(60)] for part in "ABC"]
+    lines = ["states:"]
+    for index, part in enumerate(parts):
+        others = ", ".join(s for other, ids in enumerate(parts) if other != index for s in ids)
+        lines.extend(f"  {state}: {{ev: 3, neighbors: [{others}]}}" for state in part)
+    (tmp_path / "dense.yaml").write_text("\n".join(lines) + "\n")
+    result = run_subprocess(
+        "board", "dense.yaml", "--format", "json", "--timeout", "0.2", cwd=tmp_path
+    )
+    assert result.code == 2 and result.out == ""
+    assert (
+        result.err
+        == "evlogic: error: board: no answer within 0.2 s (raise --timeout to give it longer)\n"
+    )
+
+
+# --- wording: what an error says is evlogic's, never Python's ---------------------
+
+
+def test_a_byte_order_mark_inside_json_lines_is_named(cli, tmp_path):
+    """A BOM before the first line is dropped; one that joined files bring
+    along (line 2), or one inside a line, is that line's error in words."""
+    line = '{"board": "usa", "players": [{"name": "A", "home": "KY"}]}'
+    games = tmp_path / "games.jsonl"
+    games.write_bytes(("\ufeff" + line + "\n\ufeff" + line + "\n" + line + " \ufeff\n").encode())
+    result = cli("batch", games)
+    reports = [json.loads(text) for text in result.out.splitlines()]
+    assert result.code == 1 and "error" not in reports[0]
+    for report, column in zip(reports[1:], (1, len(line) + 2), strict=True):
+        assert report["error"].endswith(
+            "invalid JSON: a byte-order mark (U+FEFF) where JSON may not hold one (files "
+            f"joined together keep each one's mark): remove it (column {column})"
+        )
+        assert "utf-8-sig" not in report["error"]
+
+
+def test_a_byte_order_mark_in_a_request_body_is_named():
+    from evlogic.errors import InputError
+    from evlogic.web.service import parse_json
+
+    with pytest.raises(InputError) as error:
+        parse_json('\ufeff{"board": "usa"}'.encode())
+    assert "a byte-order mark (U+FEFF) where JSON may not hold one" in str(error.value)
+    assert "utf-8-sig" not in str(error.value)
+
+
+@pytest.mark.parametrize(
+    "text", ["name: x\n\ufeffstates: {A: {ev: 1}}\n", "name: x\nstates: {A: {ev: 1}}\ufeff\n"]
+)
+def test_a_byte_order_mark_inside_a_yaml_file_is_named(cli, tmp_path, text):
+    (tmp_path / "b.yaml").write_text(text, encoding="utf-8")
+    one_line_error(
+        cli("board", tmp_path / "b.yaml"),
+        "b.yaml: line 2: YAML syntax error:",
+        "(a byte-order mark, U+FEFF, on line 2: only the start of a file may hold one",
+    )
+    (tmp_path / "c.yaml").write_text("\ufeff" + text.replace("\ufeff", ""), encoding="utf-8")
+    assert cli("board", tmp_path / "c.yaml").code == 0  # at the start: dropped
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("0", "must be between 1 and 100000, not '0'"),
+        ("100001", "must be between 1 and 100000, not '100001'"),
+        ("x", "must be a whole number, not 'x'"),
+    ],
+)
+def test_a_bad_chunk_size_is_a_usage_error_like_every_option(cli, value, message):
+    result = cli("batch", "-", "--chunk-size", value)
+    assert result.code == 2
+    assert result.err == f"evlogic: error: --chunk-size: {message} (see evlogic batch -h)\n"

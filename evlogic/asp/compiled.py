@@ -70,6 +70,17 @@ TABLES = (
 
 BLOCK = 56  # states a block: 7 groups of 8
 
+#: The most blocks a board the compiled encoding scores may have.  Its
+#: tables are dense: every state's neighbours and every core's states are
+#: rows for every block, and a closure's reach is a row a block at every
+#: step, so compiling and grounding grow with states times blocks (a board
+#: of 19 blocks compiles in seconds and a gigabyte, one of 54 runs out of
+#: memory before its first line).  Larger boards are scored by the readable
+#: rules, which grow with the board's borders and the positions' states
+#: (bench/bench_encodings.py: the compiled encoding is the faster one up to
+#: 5 blocks and the slower one from 8).
+MAX_BLOCKS = 6
+
 #: clasp's options: every atom of a grounded chunk is a fact, so the one
 #: model needs no search.
 SOLVE_OPTIONS = ["--models=1"]
@@ -107,8 +118,17 @@ def rule_set_key(rules: RuleSet) -> tuple:
 def applies(board: Board, rules: RuleSet) -> bool:
     """Whether the compiled encoding scores this board and rule set: a rule
     set of parameters only whose figures fit in 32 bits on this board (else
-    the readable rules score it, and flag a figure that does not fit)."""
-    return not rules.programs and not compiled(board, rules).readable_only
+    the readable rules score it, and flag a figure that does not fit), on a
+    board of at most :data:`MAX_BLOCKS` blocks (the readable rules score a
+    larger one: the compiled tables would grow with states times blocks)."""
+    if rules.programs or blocks_of(board) > MAX_BLOCKS:
+        return False
+    return not compiled(board, rules).readable_only
+
+
+def blocks_of(board: Board) -> int:
+    """How many blocks of :data:`BLOCK` states the board's states fill."""
+    return -(-len(board.states) // BLOCK)
 
 
 def compiled(board: Board, rules: RuleSet) -> Compiled:

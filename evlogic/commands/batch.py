@@ -13,13 +13,8 @@ from typing import Any
 
 from evlogic.batch.runner import CHUNK_SIZE, MEMORY_LIMIT_MB
 from evlogic.batch.runner import TIMEOUT as BATCH_TIMEOUT
-from evlogic.commands.options import (
-    MAX_CHUNK_SIZE,
-    MAX_JOBS,
-    add_rules_option,
-    open_output,
-    whole,
-)
+from evlogic.commands.options import MAX_CHUNK_SIZE, MAX_JOBS, add_rules_option, whole
+from evlogic.commands.output_file import open_output
 from evlogic.errors import InputError
 from evlogic.limits import megabytes, seconds
 from evlogic.loading.boards import load_board, resolve_board
@@ -99,7 +94,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     batch.add_argument(
         "--chunk-size",
-        type=int,
+        type=whole(1, MAX_CHUNK_SIZE),
         default=CHUNK_SIZE,
         metavar="N",
         help=f"lines per grounding (default {CHUNK_SIZE})",
@@ -112,7 +107,6 @@ def run(args: argparse.Namespace) -> int:
 
     _refuse_overwriting_input(args.input, args.output)
     limits = Limits(memory_mb=args.memory_limit, timeout=args.timeout)
-    _check_batch_limits(args)
     rules = None
     if args.rules is not None:  # resolved once here: a bad rule set fails the command
         field = Field("--rules", "", args.rules, None, None)
@@ -131,8 +125,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         with terminate_raises(), ExitStack() as stack:
             stream = stack.enter_context(open_input(args.input))
+            # interrupted, the whole lines written so far are kept
+            interrupted = (Terminated, KeyboardInterrupt)
             out = (
-                sys.stdout if args.output == "-" else stack.enter_context(open_output(args.output))
+                sys.stdout
+                if args.output == "-"
+                else stack.enter_context(open_output(args.output, keep_on=interrupted))
             )
             bar = stack.enter_context(_progress_bar(args.input))
             failed = run_batch(
@@ -167,13 +165,6 @@ def _refuse_overwriting_input(input_name: str, output_name: str) -> None:
         where = "standard output" if output_name == "-" else output_name
         raise InputError(
             where, "is the input file (or a link to it): batch would overwrite what it reads"
-        )
-
-
-def _check_batch_limits(args: argparse.Namespace) -> None:
-    if not 1 <= args.chunk_size <= MAX_CHUNK_SIZE:
-        raise InputError(
-            "--chunk-size", f"must be between 1 and {MAX_CHUNK_SIZE}, not {args.chunk_size}"
         )
 
 

@@ -7,6 +7,7 @@ import argparse
 from evlogic.commands.options import (
     add_board_argument,
     add_format_option,
+    add_limit_options,
     board_argument,
     write_output,
 )
@@ -24,7 +25,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     add_board_argument(board_command)
     add_format_option(board_command)
-    board_command.set_defaults(run=run)
+    add_limit_options(board_command, 60.0)  # the JSON's layout, like a diagram's
+    board_command.set_defaults(run=run, bounded=True)
 
 
 def run(args: argparse.Namespace) -> int:

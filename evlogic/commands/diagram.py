@@ -14,6 +14,7 @@ from evlogic.commands.options import (
     read_game,
     rules_override,
 )
+from evlogic.commands.output_file import output_file
 from evlogic.errors import InputError, quote
 
 HELP = """\
@@ -115,7 +116,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.flush()
     else:
         try:
-            Path(output).write_bytes(data)
+            with output_file(output) as stream:
+                stream.write(data)
         except OSError as error:
             raise InputError(output, f"cannot write: {error.strerror}") from None
         print(f"evlogic: wrote {output}", file=sys.stderr)

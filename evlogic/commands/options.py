@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import io
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
-from typing import TextIO, TypeVar
+from typing import TypeVar
 
 from evlogic.errors import InputError, quote
 from evlogic.limits import add_memory_option, add_time_option, seconds
@@ -152,40 +151,6 @@ def read_game(argument: str | None, rules: RuleSet | None = None) -> Game:
         text = utf8_text(read_stream(sys.stdin.buffer, "<stdin>"), "<stdin>")
         return load_game_text(text, "<stdin>", Path.cwd(), rules)
     return load_game(Path(argument), source=argument, rules=rules)
-
-
-def open_output(name: str) -> TextIO:
-    """The -o file, as UTF-8 text; a write that fails later (a full disk,
-    ``-o /dev/full``) names it in its error, as opening it does."""
-    try:
-        return _NamedOutput(open(name, "wb"), encoding="utf-8", newline="\n")
-    except OSError as error:
-        raise InputError(name, f"cannot write: {error.strerror}") from None
-
-
-class _NamedOutput(io.TextIOWrapper):
-    """A text file whose write errors carry its name (the OS's do not)."""
-
-    def write(self, text: str) -> int:
-        with self._named():
-            return super().write(text)
-
-    def flush(self) -> None:
-        with self._named():
-            super().flush()
-
-    def close(self) -> None:
-        with self._named():
-            super().close()
-
-    @contextmanager
-    def _named(self) -> Iterator[None]:
-        try:
-            yield
-        except OSError as error:
-            if error.filename is None:
-                error.filename = self.buffer.name
-            raise
 
 
 def say(message: str) -> None:

@@ -9,7 +9,8 @@ import sys
 from contextlib import ExitStack
 from pathlib import Path
 
-from evlogic.commands.options import MAX_PLAYERS, board_argument, open_output, say, whole
+from evlogic.commands.options import MAX_PLAYERS, board_argument, say, whole
+from evlogic.commands.output_file import open_output
 from evlogic.errors import InputError, quote
 from evlogic.loading.boards import resolve_board
 from evlogic.loading.yamlfile import Field

@@ -20,6 +20,14 @@ from evlogic.resources import bundled_boards
 MAX_BOARD_EV = 10_000_000
 DEFAULT_GAME_END = 36
 
+#: The most states and borders a board may have.  Far above any board of the
+#: game (usa: 51 states, 108 borders) and the benchmarks' largest (a 5,041-
+#: state lattice, 14,840 borders; the complete graph of 200 states, 19,900),
+#: far below what a board file of 64 MiB could list: scoring and laying out
+#: grow with them, and each costs a command its limits, not the machine.
+MAX_STATES = 50_000
+MAX_BORDERS = 250_000
+
 
 @dataclass(frozen=True)
 class State:
@@ -65,6 +73,10 @@ def board_from_field(top: Field, default_name: str) -> Board:
     if not entries:
         raise states_field.error("must list at least one state")
 
+    if len(entries) > MAX_STATES:
+        raise states_field.error(
+            f"{len(entries):,} states, more than the {MAX_STATES:,} a board may have"
+        )
     raw: dict[str, dict[str, Field]] = {}
     for key, value in entries:
         state_id = key.text("a state id")
@@ -72,6 +84,7 @@ def board_from_field(top: Field, default_name: str) -> Board:
             raise key.error(f"state {quote(state_id)} is listed twice")
         raw[state_id] = value.fields(["ev"], ["name", "swing", "neighbors", "hex"])
 
+    _check_borders(states_field, raw)
     states: dict[str, State] = {}
     listed_at: dict[tuple[str, str], Field] = {}
     tiles: dict[tuple[int, int], str] = {}
@@ -120,6 +133,21 @@ def board_from_field(top: Field, default_name: str) -> Board:
     else:
         game_end = min(DEFAULT_GAME_END, len(states))
     return Board(name=name, game_end=game_end, states=states, source=top.source)
+
+
+def _check_borders(states_field: Field, raw: dict[str, dict[str, Field]]) -> None:
+    """At most MAX_BORDERS borders (each listed on both sides), counted
+    before any is read."""
+    listed = sum(
+        len(fields["neighbors"].value)
+        for fields in raw.values()
+        if "neighbors" in fields and isinstance(fields["neighbors"].value, list)
+    )
+    if listed > 2 * MAX_BORDERS:
+        raise states_field.error(
+            f"{listed // 2:,} borders (neighbours listed on both sides), more than the "
+            f"{MAX_BORDERS:,} a board may have"
+        )
 
 
 def _hex_cell(field: Field) -> tuple[int, int]:

@@ -31,10 +31,24 @@ class DuplicateKey(Exception):
         self.field = field
 
 
+#: What a JSON decode error says of a byte-order mark where JSON has none
+#: (Python's own words, "decode using utf-8-sig", name its API).
+BYTE_ORDER_MARK = (
+    "a byte-order mark (U+FEFF) where JSON may not hold one "
+    "(files joined together keep each one's mark): remove it"
+)
+
+
 def loads(text: str) -> object:
     """``json.loads(text)``, or :class:`DuplicateKey` when an object gives a
-    key twice (``json``'s own errors as ``json.loads`` raises them)."""
-    value = json.loads(text)
+    key twice (``json``'s own errors as ``json.loads`` raises them, a
+    byte-order mark where the error is in words of :data:`BYTE_ORDER_MARK`)."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        if text[error.pos : error.pos + 1] != "\ufeff":
+            raise
+        raise json.JSONDecodeError(BYTE_ORDER_MARK, error.doc, error.pos) from None
     if type(value) is dict:
         kept = len(value)
         players = value.get("players")

@@ -34,6 +34,12 @@ _DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
 #: Longer whole numbers are not read at all (no limit of evlogic is near).
 MAX_DIGITS = 30
 
+#: Values YAML aliases (``*name``, ``<<: *name``) may repeat in one file,
+#: beyond as many as the file writes out: repeating a value costs nothing to
+#: write and everything to read (a 10 KB board whose states share three
+#: neighbour lists is the complete tripartite board of 21,675 borders).
+MIN_REPEATED_VALUES = 10_000
+
 _TAG = "tag:yaml.org,2002:"
 #: What a plain scalar may be taken as; anything else (a date, ``=``) is text.
 _IMPLICIT = {_TAG + name for name in ("bool", "null", "int", "float", "merge")}
@@ -89,6 +95,13 @@ class _StrictLoader(_BaseLoader):  # type: ignore[misc, valid-type]
         for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()
     }
     yaml_constructors: ClassVar[dict] = {}
+
+    def get_single_data(self) -> object:
+        node = self.get_single_node()
+        if node is None:
+            return None
+        check_repeats(node)
+        return self.construct_document(node)
 
     def construct_line_map(self, node: yaml.Node) -> LineMap | Unreadable:
         if not isinstance(node, yaml.MappingNode):
@@ -174,6 +187,65 @@ for _tag in _SCALARS:
 _StrictLoader.add_constructor(None, _StrictLoader.construct_unsupported)
 
 
+class _SelfReference(Exception):
+    def __init__(self, line: int, merge: bool) -> None:
+        self.line, self.merge = line, merge
+
+
+class _TooManyRepeats(Exception):
+    def __init__(self, repeated: int, written: int, line: int, field: str) -> None:
+        self.repeated, self.written, self.line, self.field = repeated, written, line, field
+
+
+def check_repeats(root: yaml.Node) -> None:
+    """The document as its aliases expand it holds at most
+    ``max(MIN_REPEATED_VALUES, written)`` values more than it writes out
+    (``written``: its distinct values), and no alias refers to a value it
+    is inside (:class:`_TooManyRepeats`, :class:`_SelfReference`)."""
+    sizes: dict[int, int] = {}  # node -> values in it, as aliases expand it
+    uses: dict[int, int] = {}  # node -> how often it is reached
+    nodes: dict[int, yaml.Node] = {}
+    parents: dict[int, tuple[int, str]] = {}  # node -> where it is first reached
+    inside: set[int] = set()
+
+    def size(node: yaml.Node, parent: int, label: str, merge: yaml.Node | None = None) -> int:
+        key = id(node)
+        uses[key] = uses.get(key, 0) + 1
+        if key in sizes:
+            return sizes[key]
+        if key in inside:
+            where = merge if merge is not None else node
+            raise _SelfReference(where.start_mark.line + 1, merge is not None)
+        inside.add(key)
+        parents[key] = (parent, label)
+        total = 1
+        if isinstance(node, yaml.SequenceNode):
+            total += sum(size(child, key, f"[{n}]") for n, child in enumerate(node.value))
+        elif isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                merging = key_node if key_node.tag == _TAG + "merge" else None
+                name = shortened(str(key_node.value), QUOTE_LIMIT)
+                total += size(key_node, key, "") + size(value_node, key, name, merging)
+        inside.discard(key)
+        sizes[key], nodes[key] = total, node
+        return total
+
+    expanded = size(root, 0, "")
+    written = len(sizes)
+    if expanded - written > max(MIN_REPEATED_VALUES, written):
+        most = max(sizes, key=lambda key: (uses[key] - 1) * sizes[key])
+        labels = []
+        step = most
+        while step in parents and step != id(root):
+            step, label = parents[step]
+            labels.append(label)
+        field = ""
+        for label in reversed([label for label in labels if label]):
+            field += label if label.startswith("[") or not field else f".{label}"
+        line = nodes[most].start_mark.line + 1
+        raise _TooManyRepeats(expanded - written, written, line, field)
+
+
 class _DuplicateKey(Exception):
     def __init__(self, key: object, first: int, line: int) -> None:
         self.key, self.first, self.line = key, first, line
@@ -188,6 +260,22 @@ def parse_yaml(text: str, source: str) -> object:
             source,
             f"duplicate key {quote(dup.key)} (first on line {dup.first})",
             line=dup.line,
+        ) from None
+    except _SelfReference as loop:
+        what = (
+            "a merge key '<<' names the mapping it is in: a mapping cannot merge itself"
+            if loop.merge
+            else "an alias names a value it is inside: YAML that holds itself cannot be read"
+        )
+        raise InputError(source, what, line=loop.line) from None
+    except _TooManyRepeats as many:
+        raise InputError(
+            source,
+            f"YAML aliases (*name) repeat {many.repeated:,} values, most of them this one's; "
+            f"a file may repeat {MIN_REPEATED_VALUES:,}, or as many as it writes out "
+            f"({many.written:,}): write the repeated values out in full",
+            field=many.field or None,
+            line=many.line,
         ) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -223,6 +311,12 @@ def _syntax_hint(text: str, problem: str, line: int | None) -> str:
     """The likely cause of a YAML syntax error, to add to pyyaml's words."""
     lines = text.splitlines()
     upto = lines[:line] if line is not None else lines
+    marked = [n for n, row in enumerate(upto, start=1) if "\ufeff" in row[n == 1 :]]
+    if marked:
+        return (
+            f" (a byte-order mark, U+FEFF, on line {marked[0]}: only the start of a file "
+            "may hold one, and files joined together keep each one's; remove it)"
+        )
     if any("\t" in row[: len(row) - len(row.lstrip())] for row in upto):
         return " (a tab in the indentation: YAML indents with spaces only)"
     for words, hint in _SYNTAX_HINTS.items():
