@@ -1,0 +1,279 @@
+"""The fragment user programs must lie in (evlogic/asp/fragment.py, argued in
+docs/verification.md): what it accepts, what it refuses, the table of
+evlogic's names it reads, and the argument checked by brute force: random
+properties and rule set programs drawn from the fragment, every "holds"
+against every position of small boards scored by the score rules."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import clingo
+import clingo.ast
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import board_dict
+from evlogic.asp import predicates
+from evlogic.asp.facts import board_program, game_program
+from evlogic.asp.fragment import RULE_SET_READABLE_FILES, Kind, read_program, refuse_outside
+from evlogic.asp.solver import SCORING_RULES, ground, rule_paths
+from evlogic.errors import InputError
+from evlogic.loading.boards import load_board
+from evlogic.loading.games import Game, Player
+from evlogic.loading.rulesets import load_rule_set
+from evlogic.reports.check import check
+from evlogic.resources import rules_dir
+
+# --- the table of evlogic's names ------------------------------------------------------
+
+
+def mentions(paths: list[Path]) -> tuple[set[tuple[str, int]], set[str]]:
+    """The predicates and the constants the files mention, read afresh."""
+    found: set[tuple[str, int]] = set()
+    constants: set[str] = set()
+
+    class Names(clingo.ast.Transformer):
+        def visit_SymbolicAtom(self, atom):
+            if atom.symbol.ast_type == clingo.ast.ASTType.Function:
+                found.add((atom.symbol.name, len(atom.symbol.arguments)))
+            return atom.update(**self.visit_children(atom))
+
+        def visit_SymbolicTerm(self, term):
+            if term.symbol.type == clingo.SymbolType.Function and not term.symbol.arguments:
+                constants.add(term.symbol.name)
+            return term
+
+        def visit_Function(self, term):
+            if not term.arguments:
+                constants.add(term.name)
+            return term.update(**self.visit_children(term))
+
+    clingo.ast.parse_files([str(path) for path in paths], Names())
+    return found, constants
+
+
+def test_the_table_of_names_is_what_the_rule_files_use():
+    beside = sorted(rules_dir().glob("*.lp")) + sorted((rules_dir() / "search").glob("*.lp"))
+    found, constants = mentions(beside)
+    assert found == predicates.EVLOGIC_PREDICATES
+    assert constants == predicates.EVLOGIC_CONSTANTS
+    scoring, _ = mentions([rules_dir() / name for name in RULE_SET_READABLE_FILES])
+    assert scoring == predicates.SCORING_MENTIONS
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted((rules_dir() / "properties").rglob("*.lp")),
+    ids=lambda path: str(path.relative_to(rules_dir())),
+)
+def test_every_bundled_property_lies_in_the_fragment(path):
+    refuse_outside(read_program([path]), Kind.PROPERTY)
+
+
+def test_the_readme_s_rule_set_program_lies_in_the_fragment(tmp_path):
+    (tmp_path / "home-bonus.lp").write_text("face_value(G, P, home_bonus, 5) :- home(G, P, _).\n")
+    refuse_outside(read_program([tmp_path / "home-bonus.lp"]), Kind.RULE_SET)
+
+
+# --- the issue's false proofs, each refused in one line -----------------------------------
+
+FIVE = board_dict(
+    [("A", "B"), ("A", "C"), ("B", "C"), ("B", "D"), ("C", "D"), ("C", "E"), ("D", "E")],
+    ev={"A": 3, "B": 4, "C": 5, "D": 6, "E": 7},
+)
+BREAKS = "violation :- total(0, 0, T), T > 20.\n"  # a counterexample exists on FIVE
+
+
+@pytest.fixture
+def five(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "five.yaml").write_text(yaml.safe_dump(FIVE))
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "why"),
+    [
+        (BREAKS + "not violation.\n", 2, "a negated head"),
+        (BREAKS + "1 { never : state(S), S < 0 } :- violation.\n", 2, "a choice other than"),
+        (BREAKS + ":- total(0, 0, T), T > 20.\n", 2, "an integrity constraint"),
+        (BREAKS + "#const smallest_level = 1.\n", 2, "a #const"),
+        (BREAKS + "#external armed.\n", 2, "an #external"),
+        (BREAKS + "#minimize{ 1, S : state(S) }.\n", 2, "an optimisation"),
+        (BREAKS + "#heuristic state(1). [1, true]\n", 2, "a #heuristic"),
+        (BREAKS + "a ; b.\n", 2, "not one plain atom (a disjunction?)"),
+        (BREAKS + "ok :- #true.\n", 2, "#true or #false in its body"),
+        (BREAKS + "p :- not not q.\nq.\n", 2, "doubly negated"),
+    ],
+)
+def test_a_property_outside_the_fragment_is_refused(cli, five, text, line, why):
+    (five / "p.lp").write_text(BREAKS)
+    assert cli("check", "p.lp", "--board", "five.yaml").code == 1  # the property fails
+    (five / "p.lp").write_text(text)
+    result = cli("check", "p.lp", "--board", "five.yaml")
+    assert result.code == 2, result.out
+    [error] = result.err.splitlines()
+    assert error.startswith(f"evlogic: error: p.lp: line {line}: '") and why in error, error
+
+
+@pytest.mark.parametrize(
+    ("program", "why"),
+    [
+        ("#defined violation/0.\nnot violation.\n", "a negated head"),
+        ("always(G) :- game(G).\nnot always(G) :- change(0, 1, P, S, D), D < 0.\n", "negated"),
+        (
+            "face_value(G, P, discount, -1000) :- points(G, P, _, S), S != discount.\n",
+            "reading points/4",
+        ),
+        ("face_value(G, P, S, 1) :- owned(G, P, S).\n", "whose source is not a name of its own"),
+        ("face_value(G, P, bonus, 1) :- home(G, P, _).\n", "whose source is not a name of its own"),
+        ("face_value(0, P, extra, 1) :- home(0, P, _).\n", "first argument is not a variable"),
+        ("face_value(G, P, x, 1) :- home(G, P, _), owned(H, P, _).\n", "another position"),
+        ("#show face_value/4.\n", "a #show"),
+    ],
+)
+def test_a_rule_set_program_outside_the_fragment_is_refused(cli, five, program, why):
+    (five / "r.lp").write_text(program)
+    (five / "r.yaml").write_text("name: r\nextends: standard\nprograms: [r.lp]\n")
+    (five / "p.lp").write_text(BREAKS)
+    for args in (
+        ["check", "p.lp", "--board", "five.yaml", "--rules", "r.yaml"],
+        ["score", "--rules", "r.yaml"],
+    ):
+        result = cli(*args)
+        assert result.code == 2, result.out
+        [error] = result.err.splitlines()
+        assert error.startswith("evlogic: error: r.lp: line ") and why in error, error
+
+
+def test_for_every_over_nothing_still_searches_the_position(cli, five):
+    """'1 { extra(S) : ... } 1.' whose condition holds of nothing (here:
+    every home but A's) would rule those positions out as written; grounded
+    as evlogic means it, the counterexamples there are found."""
+    (five / "p.lp").write_text(
+        "1 { extra(S) : home(0, 0, H), ev(H, 3), state(S), S != H } 1.\n"
+        "violation :- home(0, 0, H), ev(H, 7).\n"
+    )
+    result = cli("check", "p.lp", "--board", "five.yaml", "--format", "json")
+    assert result.code == 1, result.err
+    [player0] = [p for p in result.json()["counterexample"]["players"] if p["name"] == "P1"]
+    assert player0["home"] == "E"
+
+
+# --- the argument, by brute force ----------------------------------------------------
+
+PROPERTIES = [
+    "violation :- net_bonus(0, 0, B), B {op} {k}.\n",
+    "violation :- #sum{{ V, S : points(0, 0, V, S) }} {op} {k}.\n",
+    "violation :- region_reaches(0, 0, 3), siege(0, 0, S).\n",
+    "calm :- not siege(0, 0, _), player(0, 0).\n"
+    "violation :- calm, net_bonus(0, 0, B), B {op} {k}.\n",
+    "violation :- winner(0, 0), net_bonus(0, 0, B), B {op} {k}.\n",
+    # own-monotone's shape, the extra state chosen among those worth more than k
+    "game(1).\nplayer(1, P) :- player(0, P).\nhome(1, P, S) :- home(0, P, S).\n"
+    "1 {{ extra(S) : state(S), not owned(0, 0, S), not home(0, _, S), ev(S, E), E > {k} }} 1.\n"
+    "owned(1, 0, S) :- owned(0, 0, S).\nowned(1, 0, S) :- extra(S).\n"
+    "owned(1, P, S) :- owned(0, P, S), P != 0, not extra(S).\ncompare(0, 1).\n"
+    "violation :- #sum{{ D, Source : change(0, 1, 0, Source, D) }} {op} 0.\n",
+]
+
+RULE_SET_PROGRAMS = [
+    "",
+    "face_value(G, P, home_bonus, {k}) :- home(G, P, _).\n",
+    "face_value(G, P, swingers, N) :-\n"
+    "    player(G, P), N = #count{{ S : owned(G, P, S), swing(S) }}.\n",
+    "face_value(G, P, besieged, -{k}) :- player(G, P), siege(G, P, _).\n",
+    "edge_owner(G, P) :- owned(G, P, S), #count{{ T : adjacent(S, T) }} <= 1.\n"
+    "face_value(G, P, edges, {k}) :- edge_owner(G, P).\n",
+]
+
+BOARD_EDGES = [
+    ("A", "B"),
+    ("A", "C"),
+    ("B", "C"),
+    ("B", "D"),
+    ("C", "D"),
+    ("C", "E"),
+    ("D", "E"),
+    ("A", "E"),
+]
+
+
+def positions(states: list[str], players: int):
+    """Every position: distinct homes, every other state unclaimed or one
+    player's (every order of homes: a superset of what the search asks)."""
+    for homes in itertools.permutations(states, players):
+        rest = [s for s in states if s not in homes]
+        for owners in itertools.product(range(-1, players), repeat=len(rest)):
+            yield [
+                Player(
+                    f"P{p + 1}",
+                    homes[p],
+                    tuple(s for s, o in zip(rest, owners, strict=True) if o == p),
+                )
+                for p in range(players)
+            ]
+
+
+def violated(board, rules, programs: list[Path], players: list[Player]) -> bool:
+    """Whether some answer of the score rules, the rule set's programs and
+    the property over this one position holds violation."""
+    game = Game(board, tuple(players), "brute force", rules)
+    facts = rules.program() + board_program(board) + game_program(game)
+    # score's rules, and the search's sums of points and changes (points.lp,
+    # compare.lp) that a property may read
+    rules_read = rule_paths((*SCORING_RULES, "points.lp", "compare.lp"))
+    control = ground(facts, [*rules_read, *programs], ["--models=0"])
+    with control.solve(yield_=True) as handle:
+        return any(model.contains(clingo.Function("violation")) for model in handle)
+
+
+@settings(
+    max_examples=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    edges=st.lists(st.sampled_from(BOARD_EDGES), min_size=3, max_size=8, unique=True),
+    swing=st.sets(st.sampled_from("ABCDE"), max_size=2),
+    players=st.integers(1, 2),
+    prop=st.sampled_from(PROPERTIES),
+    program=st.sampled_from(RULE_SET_PROGRAMS),
+    op=st.sampled_from(["<", ">", ">=", "!="]),
+    k=st.integers(0, 30),
+)
+def test_every_holds_is_what_every_position_says(
+    tmp_path, edges, swing, players, prop, program, op, k
+):
+    states = sorted({s for edge in edges for s in edge})
+    board = board_dict(edges, ev={s: 3 + i for i, s in enumerate(states)}, swing=swing)
+    (tmp_path / "b.yaml").write_text(yaml.safe_dump(board))
+    (tmp_path / "p.lp").write_text(prop.format(op=op, k=k))
+    (tmp_path / "r.lp").write_text(program.format(k=k) or "% none\n")
+    (tmp_path / "r.yaml").write_text("name: r\nextends: standard\nprograms: [r.lp]\n")
+    loaded = load_board(tmp_path / "b.yaml")
+    rules = load_rule_set(str(tmp_path / "r.yaml"), tmp_path)
+    try:
+        result = check(str(tmp_path / "p.lp"), loaded, "b.yaml", rules, "r", players, timeout=60)
+    except InputError as error:  # an atom no position has: nothing can break it
+        assert "could never apply" in str(error), str(error)
+        result = None
+    assert result is None or result.result != "unknown"
+    programs = [*rules.programs, tmp_path / "p.lp"]
+    broken = [
+        position
+        for position in positions(states, players)
+        if violated(loaded, rules, programs, position)
+    ]
+    if result is None or result.result == "holds":
+        assert broken == []
+        return
+    assert broken, "check printed a counterexample the enumeration does not have"
+    found = [
+        Player(p["name"], p["home"], tuple(p["states"])) for p in result.counterexample["players"]
+    ]
+    assert violated(loaded, rules, programs, found)
