@@ -151,7 +151,7 @@ def client_time(runs: int) -> float:
     from evlogic.web.app import create_app
     from evlogic.web.service import Catalog
 
-    with TestClient(create_app(Catalog.build())) as client:
+    with TestClient(create_app(Catalog.build()), base_url="http://127.0.0.1") as client:
         return median_seconds(lambda: client.post("/api/score", json=FOUR), runs)
 
 

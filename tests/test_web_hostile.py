@@ -22,9 +22,13 @@ import pytest
 import yaml
 from starlette.testclient import TestClient
 
-from conftest import REPO, run_subprocess
+from conftest import JSON_BODY, LOCAL_URL, REPO, run_subprocess
 from evlogic.web.app import create_app
+from evlogic.web.guard import Hosts, host_name
 from evlogic.web.service import Catalog
+
+#: The start of a request head that the server accepts (its name, a JSON body).
+POST_HEAD = b"POST /api/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
 
 SMALL = {"board": "usa", "players": [{"name": "A", "home": "KY", "states": ["IN"]}]}
 
@@ -173,8 +177,8 @@ def test_the_complete_graph_of_60_states_is_answered_within_the_timeout(server):
 @pytest.mark.parametrize(
     "request_bytes",
     [
-        b"POST /api/score HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{",
-        b"POST /api/score HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab",
+        POST_HEAD + b"Content-Length: 1000\r\n\r\n{",
+        POST_HEAD + b"Transfer-Encoding: chunked\r\n\r\n5\r\nab",
     ],
     ids=["content-length", "chunked"],
 )
@@ -189,7 +193,7 @@ def test_a_client_that_leaves_mid_body_leaves_no_traceback(server, request_bytes
 
 def test_a_body_that_never_arrives_is_408_in_time(server):
     with socket.create_connection(("127.0.0.1", server.port), timeout=15) as connection:
-        connection.sendall(b"POST /api/score HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+        connection.sendall(POST_HEAD + b"Content-Length: 100\r\n\r\n{")
         started = time.monotonic()
         head, body = read_response(connection)
     assert time.monotonic() - started < 3 + 2
@@ -199,7 +203,7 @@ def test_a_body_that_never_arrives_is_408_in_time(server):
 
 @pytest.mark.parametrize(
     "request_bytes",
-    [b"", b"POST /api/score HTTP/1.1\r\nHost: x\r\n"],
+    [b"", b"POST /api/score HTTP/1.1\r\nHost: 127.0.0.1\r\n"],
     ids=["nothing", "half-a-head"],
 )
 def test_a_request_head_that_never_completes_is_dropped_in_time(server, request_bytes):
@@ -215,7 +219,7 @@ def test_a_request_head_that_never_completes_is_dropped_in_time(server, request_
 
 def test_a_kept_alive_connection_still_serves_its_next_request(server):
     body = json.dumps(SMALL).encode()
-    head = b"POST /api/score HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(body)
+    head = POST_HEAD + b"Content-Length: %d\r\n\r\n" % len(body)
     with socket.create_connection(("127.0.0.1", server.port), timeout=15) as connection:
         for _ in range(3):
             connection.sendall(head + body)
@@ -245,7 +249,7 @@ def read_response(connection: socket.socket) -> tuple[bytes, bytes]:
 
 @pytest.fixture(scope="module")
 def client() -> TestClient:
-    return TestClient(create_app(Catalog.build()))
+    return TestClient(create_app(Catalog.build()), base_url=LOCAL_URL)
 
 
 @pytest.mark.parametrize(
@@ -294,7 +298,7 @@ def test_a_long_name_is_quoted_short_and_the_message_kept_whole(client):
 
 def test_a_huge_integer_is_worded_without_python_advice(client):
     body = b'{"board": "usa", "players": 1' + b"0" * 5000 + b"}"
-    message = client.post("/api/score", content=body).json()["error"]
+    message = client.post("/api/score", content=body, headers=JSON_BODY).json()["error"]
     assert message == (
         f"request: invalid JSON: a number of more than {sys.get_int_max_str_digits()} digits"
     )
@@ -362,7 +366,7 @@ def test_a_board_or_rule_set_named_like_a_bundled_one_is_not_hidden(tmp_path):
     assert catalog.rule_sets[catalog.start["rules"]].siege_penalty == 99
     assert catalog.boards["usa"].name == "United States (2024 electors)"  # still there
     assert catalog.rule_sets["standard"].siege_penalty != 99
-    client = TestClient(create_app(catalog))
+    client = TestClient(create_app(catalog), base_url=LOCAL_URL)
     start = client.get("/api/start").json()
     detail = client.get(f"/api/boards/{start['board']}").json()
     assert detail["title"] == "My USA"
@@ -381,7 +385,7 @@ def test_a_game_whose_files_are_named_like_bundled_ones_opens_on_them(tmp_path):
         "players:\n  - {name: A, home: KY}\n  - {name: B, home: IN}\n"
     )
     catalog = Catalog.build(game=str(game))
-    client = TestClient(create_app(catalog))
+    client = TestClient(create_app(catalog), base_url=LOCAL_URL)
     start = client.get("/api/start").json()
     assert client.get(f"/api/boards/{start['board']}").json()["title"] == "My USA"
     assert client.post("/api/score", json=start).json()["players"][0]["siege_penalty"] == 99
@@ -394,7 +398,7 @@ def test_the_app_works_from_a_script_read_from_standard_input():
         "from starlette.testclient import TestClient\n"
         "from evlogic.web.app import create_app\n"
         "from evlogic.web.service import Catalog\n"
-        "client = TestClient(create_app(Catalog.build()))\n"
+        "client = TestClient(create_app(Catalog.build()), base_url='http://127.0.0.1')\n"
         f"answer = client.post('/api/score', json={SMALL!r})\n"
         "print(answer.status_code, answer.json()['players'][0]['face_ev'])\n"
     )
@@ -403,3 +407,183 @@ def test_the_app_works_from_a_script_read_from_standard_input():
     )
     assert done.stdout == "200 19\n", done.stderr
     assert "Traceback" not in done.stderr
+
+
+# --- pages from other sites -----------------------------------------------------------
+
+
+def raw_answer(port: int, head: bytes) -> tuple[int, dict]:
+    """The status and JSON body of one request sent as ``head`` (no body)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=15) as connection:
+        connection.sendall(head)
+        response_head, body = read_response(connection)
+    return int(response_head.split()[1]), json.loads(body)
+
+
+def test_dns_rebinding_a_host_the_server_is_not_is_refused(server):
+    """A page on evil.example.com, its name pointed at 127.0.0.1, sends
+    that name as its Host: nothing is served to it."""
+    head = b"GET /api/start HTTP/1.1\r\nHost: evil.example.com:%d\r\n\r\n" % server.port
+    status, document = raw_answer(server.port, head)
+    message = one_line_error(status, document, 400)
+    assert message == (
+        "request: Host 'evil.example.com' is not a name of this server "
+        "(accepted: 127.0.0.1, ::1, localhost; evlogic serve --allow-host NAME adds one)"
+    )
+    for own in (b"127.0.0.1:%d" % server.port, b"localhost:%d" % server.port, b"[::1]"):
+        ok, _ = raw_answer(server.port, b"GET /api/start HTTP/1.1\r\nHost: " + own + b"\r\n\r\n")
+        assert ok == 200, own
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [("GET", "/"), ("GET", "/api/boards/usa"), ("GET", "/static/app.js"), ("POST", "/api/score")],
+)
+def test_every_route_refuses_a_foreign_host(client, method, path):
+    answer = client.request(method, path, json=SMALL, headers={"Host": "rebound.example"})
+    assert one_line_error(answer.status_code, answer.json(), 400).startswith(
+        "request: Host 'rebound.example' is not a name of this server"
+    )
+
+
+def test_a_cross_site_text_plain_post_is_refused_before_it_is_read(server):
+    """A form or a fetch with mode no-cors from another site, the body
+    text/plain: the page cannot read the answer, but the work would be done."""
+    data = json.dumps(SMALL).encode()
+    for origin, kind, status in [
+        ("http://evil.example.com", "text/plain", 403),
+        ("null", "application/json", 403),  # a sandboxed frame, a file
+        (f"http://localhost:{server.port}", "application/json", 403),  # another origin
+        (f"http://127.0.0.1:{server.port}", "text/plain;charset=UTF-8", 415),
+        (f"http://127.0.0.1:{server.port}", "application/json", 200),
+    ]:
+        request = urllib.request.Request(
+            server.url + "api/score",
+            data=data,
+            headers={"Content-Type": kind, "Origin": origin},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                got, document = response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            got, document = error.code, json.loads(error.read())
+        if status == 200:
+            assert got == 200 and "players" in document
+        else:
+            one_line_error(got, document, status)
+
+
+@pytest.mark.parametrize(
+    ("headers", "wording"),
+    [
+        ({}, "request: no Content-Type: the body must be JSON, sent as application/json"),
+        (
+            {"Content-Type": "text/plain"},
+            "request: Content-Type 'text/plain': the body must be JSON, sent as application/json",
+        ),
+        (
+            {"Content-Type": "application/x-www-form-urlencoded"},
+            "request: Content-Type 'application/x-www-form-urlencoded': the body must be JSON",
+        ),
+        ({"Content-Type": "multipart/form-data; boundary=x"}, "request: Content-Type 'multi"),
+    ],
+    ids=["none", "text", "form", "multipart"],
+)
+def test_every_json_route_takes_only_application_json(client, headers, wording):
+    body = json.dumps({**SMALL, "player": "A"}).encode()
+    for path in ("/api/score", "/api/explain", "/api/diagram", "/api/games/parse"):
+        answer = client.post(path, content=body, headers=headers)
+        assert one_line_error(answer.status_code, answer.json(), 415).startswith(wording)
+    for kind in ("application/json", "application/json; charset=utf-8", "Application/JSON"):
+        assert client.post("/api/explain", content=body, headers={"Content-Type": kind}).is_success
+
+
+def test_a_request_a_browser_marks_cross_site_is_refused(client):
+    """An image or script tag on another site's page sends no Origin, but
+    the browser says where it comes from (Sec-Fetch-Site)."""
+    for site in ("cross-site", "same-site"):
+        headers = {"Sec-Fetch-Site": site, "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "image"}
+        answer = client.get("/api/boards/usa", headers=headers)
+        assert one_line_error(answer.status_code, answer.json(), 403) == (
+            f"request: sent by a page from another site (Sec-Fetch-Site: '{site}'): "
+            "a page from another site cannot use this server"
+        )
+    # a link from another site still opens the page; the page's own requests are its own
+    link = {
+        "Sec-Fetch-Site": "cross-site",
+        "Sec-Fetch-Mode": "navigate",
+        "Sec-Fetch-Dest": "document",
+    }
+    assert client.get("/", headers=link).status_code == 200
+    own = {"Sec-Fetch-Site": "same-origin", "Origin": LOCAL_URL}
+    assert client.post("/api/score", json=SMALL, headers=own).status_code == 200
+    assert client.get("/api/boards", headers={"Sec-Fetch-Site": "none"}).status_code == 200
+
+
+def test_no_answer_invites_other_origins(client):
+    """No CORS: a page from another origin may not read an answer."""
+    answer = client.get("/api/start", headers={"Origin": LOCAL_URL})
+    assert answer.status_code == 200
+    assert not any(name.startswith("access-control-") for name in answer.headers)
+
+
+@pytest.mark.parametrize(
+    ("header", "name"),
+    [
+        ("127.0.0.1:8000", "127.0.0.1"),
+        ("[::1]:8000", "::1"),
+        ("LocalHost.", "localhost"),
+        ("evil.example.com:80", "evil.example.com"),
+        ("127.0.0.1:80@evil", "127.0.0.1:80@evil"),
+    ],
+)
+def test_a_host_header_is_read_as_its_name(header, name):
+    assert host_name(header) == name
+
+
+def test_the_hosts_of_a_server_are_those_it_listens_on_and_those_added():
+    local = Hosts.bound_to("127.0.0.1")
+    assert all(local.allow(name) for name in ("127.0.0.1", "localhost", "::1"))
+    assert not local.allow("192.168.1.5") and not local.allow("evil.example.com")
+    lan = Hosts.bound_to("192.168.1.5")
+    assert lan.allow("192.168.1.5") and not lan.allow("localhost")
+    every = Hosts.bound_to("0.0.0.0", ["Box.LAN"])
+    assert every.allow("192.168.1.5") and every.allow("localhost") and every.allow("box.lan")
+    assert not every.allow("evil.example.com")  # an address cannot be rebound; a name can
+
+
+ALLOWED = ["--allow-host", "board.lan", "--allow-host", "[fd00::1]"]
+
+
+def test_allow_host_adds_a_name_the_server_answers_to():
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "evlogic", "serve", "--port", str(port), *ALLOWED],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stderr.readline().startswith("evlogic: serving on")
+        for host, status in [
+            (b"board.lan:%d" % port, 200),
+            (b"[fd00::1]:1", 200),
+            (b"board.lan.evil.example", 400),
+        ]:
+            head = b"GET /api/boards HTTP/1.1\r\nHost: " + host + b"\r\n\r\n"
+            with socket.create_connection(("127.0.0.1", port), timeout=15) as connection:
+                connection.sendall(head)
+                assert read_response(connection)[0].split()[1] == str(status).encode()
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+@pytest.mark.parametrize("value", ["", "http://box.lan", "box.lan:8000", "box.lan/x"])
+def test_a_bad_allow_host_is_one_line(value):
+    result = run_subprocess("serve", "--allow-host", value, "--port", str(free_port()))
+    assert result.code == 2
+    [line] = result.err.splitlines()
+    assert line == (
+        "evlogic: error: --allow-host: must be a host name or address "
+        f"(no scheme, port or path), not {value!r} (see evlogic serve -h)"
+    )

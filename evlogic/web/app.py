@@ -15,7 +15,9 @@ Routes (documented with curl examples in the README):
     POST /api/games/yaml        {"game", "board_file"?} -> a game file score accepts
 
 Bad input is 400 with ``{"error": "..."}`` in the command line's words; a
-body over MAX_BODY bytes is 413, one not received within the request
+request naming a host the server does not know is 400 and one from another
+site's page 403 (evlogic.web.guard); a body not sent as application/json is
+415, one over MAX_BODY bytes 413, one not received within the request
 timeout 408; an unknown route 404 and a wrong method 405, as JSON too.
 Solving runs in worker processes (evlogic.web.workers), and one that takes
 longer than the request timeout is killed (503) while the server goes on
@@ -40,6 +42,7 @@ from starlette.staticfiles import StaticFiles
 
 from evlogic.errors import InputError, escaped, quote, shortened
 from evlogic.web import service
+from evlogic.web.guard import LOCAL, Guard, Hosts, json_body_refusal
 from evlogic.web.service import Catalog
 from evlogic.web.workers import Workers
 
@@ -106,14 +109,20 @@ def create_app(
     catalog: Catalog,
     request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
     workers: Workers | None = None,
+    hosts: Hosts = LOCAL,
 ) -> Starlette:
     """The app over ``catalog``; solving past ``request_timeout`` seconds is
     503.  Requests are solved by ``workers`` (default: a pool started as
-    requests come; ``app.state.workers``, for the server to close)."""
+    requests come; ``app.state.workers``, for the server to close).  Only
+    requests naming one of ``hosts`` and from no other site's page are
+    served (evlogic.web.guard)."""
     pool = workers or Workers(catalog)
 
     def endpoint(name: str, media_type: str | None = None) -> Callable[[Request], Any]:
         async def run(request: Request) -> Response:
+            not_json = json_body_refusal(request.headers)
+            if not_json is not None:
+                return _error(415, not_json)
             try:
                 with anyio.fail_after(request_timeout):
                     body = await _body(request)
@@ -192,7 +201,7 @@ def create_app(
     app = Starlette(
         routes=routes,
         exception_handlers={HTTPException: _http_error},
-        middleware=[Middleware(ServerTiming)],
+        middleware=[Middleware(ServerTiming), Middleware(Guard, hosts=hosts)],
     )
     app.state.workers = pool
     return app
