@@ -33,15 +33,16 @@ POST_HEAD = b"POST /api/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: appli
 SMALL = {"board": "usa", "players": [{"name": "A", "home": "KY", "states": ["IN"]}]}
 
 
-def complete_graph_game(size: int) -> dict:
-    """A complete graph of ``size`` states, all but one owned by one player
-    (60 states: 2 s; 200: minutes of grounding)."""
+def complete_graph_game(size: int, won: int | None = None) -> dict:
+    """A complete graph of ``size`` states, ``won`` of them (default: all
+    but one) owned by one player (60 states: 2 s; 200: minutes of grounding,
+    and over the bound of a board sent with a request)."""
     ids = [f"S{i}" for i in range(size)]
     states = {s: {"ev": 3, "neighbors": [t for t in ids if t != s]} for s in ids}
     return {
         "board": {"name": "complete", "states": states},
         "players": [
-            {"name": "A", "home": ids[0], "states": ids[2:]},
+            {"name": "A", "home": ids[0], "states": ids[2 : won or size]},
             {"name": "B", "home": ids[1]},
         ],
     }
@@ -93,11 +94,11 @@ class Server:
         return sum(times.get(pid, 0.0) for pid in tree)
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[Server]:
+def start_server(*options: str) -> Server:
+    """`evlogic serve OPTIONS` on a free port, once it answers."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "evlogic", "serve", "--port", str(port), "--request-timeout", "3"],
+        [sys.executable, "-m", "evlogic", "serve", "--port", str(port), *options],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -107,17 +108,26 @@ def server() -> Iterator[Server]:
     while True:
         try:
             urllib.request.urlopen(served.url + "api/boards", timeout=2).read()
-            break
+            return served
         except OSError:
             if process.poll() is not None or time.monotonic() > deadline:
                 process.kill()
                 pytest.fail(f"evlogic serve did not start: {process.stderr.read()}")
             time.sleep(0.2)
-    yield served
-    process.terminate()
-    _, err = process.communicate(timeout=20)
+
+
+def stop_server(served: Server) -> None:
+    served.process.terminate()
+    _, err = served.process.communicate(timeout=20)
     assert "Traceback" not in err, err
     assert "Exception" not in err, err
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    served = start_server("--request-timeout", "3")
+    yield served
+    stop_server(served)
 
 
 def one_line_error(status: int, document: dict, expected: int) -> str:
@@ -131,16 +141,18 @@ def one_line_error(status: int, document: dict, expected: int) -> str:
 
 
 def test_a_dense_board_is_503_in_time_and_its_work_ends(server):
-    """A complete graph of 200 states, fully owned (minutes of grounding):
-    503 within the request timeout (3 s here), other requests answered
-    during and after, and the work is ended, not left to run on (on a
-    thread it held a core and gigabytes for minutes: a few such requests
-    brought the machine down)."""
+    """The explanation of a complete graph of 100 states, half of them owned
+    (within the bound; 30 s and 3 GB in one process): 503 within the
+    request timeout (3 s here), other requests answered during and after,
+    and the work is ended, not left to run on (on a thread it held a core
+    and gigabytes for minutes: a few such requests brought the machine
+    down)."""
     answers: dict[str, tuple[int, dict, float]] = {}
 
     def dense() -> None:
         started = time.monotonic()
-        status, document = server.post("api/score", complete_graph_game(200))
+        request = {**complete_graph_game(100, won=50), "player": "A"}
+        status, document = server.post("api/explain", request)
         answers["dense"] = (status, document, time.monotonic() - started)
 
     thread = threading.Thread(target=dense)
@@ -169,6 +181,135 @@ def test_the_complete_graph_of_60_states_is_answered_within_the_timeout(server):
     if status != 200:
         assert one_line_error(status, document, 503).startswith("request: no answer within")
     assert server.post("api/score", SMALL)[0] == 200
+
+
+# --- heavy work and light work ----------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [160, 280], ids=["185KB", "573KB"])
+def test_a_board_over_the_bound_is_413_before_it_is_queued(client, size):
+    """Four such boards kept all four workers busy for the time limit, and
+    one drove a worker to 2.7 GB; now none reaches a worker."""
+    game = complete_graph_game(size)
+    for path, body in [
+        ("/api/score", game),
+        ("/api/explain", {**game, "player": "A"}),
+        ("/api/diagram", {**game, "player": "A"}),
+        ("/api/games/yaml", {"game": game, "board_file": "b.yaml"}),
+    ]:
+        answer = client.post(path, json=body)
+        message = one_line_error(answer.status_code, answer.json(), 413)
+        assert message.startswith(f"request: board: too large for this server: {size} states, ")
+        assert message.endswith(
+            "(the limit is 500,000; evlogic score on the command line has none)"
+        )
+
+
+def tripartite_yaml(group: int) -> str:
+    """A complete tripartite board whose neighbour lists are YAML aliases:
+    a few KB of text, and as dense as its lists once read."""
+    parts = [[f"{part}{i}" for i in range(group)] for part in "XYZ"]
+    lines = ["name: tripartite", "states:"]
+    for index, part in enumerate(parts):
+        others = ", ".join(state for other in parts if other is not part for state in other)
+        lines.append(f"  {part[0]}: {{ev: 3, neighbors: &others{index} [{others}]}}")
+        lines += [f"  {state}: {{ev: 3, neighbors: *others{index}}}" for state in part[1:]]
+    return "\n".join(lines) + "\n"
+
+
+def test_an_upload_that_reads_as_a_board_over_the_bound_is_413(client):
+    text = tripartite_yaml(60)
+    assert len(text) < 10_000
+    answer = client.post("/api/boards/parse", json={"yaml": text, "filename": "t.yaml"})
+    message = one_line_error(answer.status_code, answer.json(), 413)
+    assert message.startswith("t.yaml: too large for this server: 180 states, 10,800 borders")
+    inline = "".join(f"  {line}" for line in text.splitlines(keepends=True))
+    game = f"board:\n{inline}players:\n  - {{name: A, home: X0}}\n"
+    answer = client.post("/api/games/parse", json={"yaml": game, "filename": "g.yaml"})
+    message = one_line_error(answer.status_code, answer.json(), 413)
+    assert message.startswith("g.yaml: line 2: board: too large for this server: 180 states")
+
+
+def test_heavy_requests_leave_a_worker_to_small_ones(server):
+    """Five dense requests from one client at once: four are taken on, of
+    which three solve (all workers but one), and the fifth is 429; a small
+    score sent meanwhile is answered before any of the dense ones (it used
+    to wait for one of them to end: 9 s with four 185 KB boards)."""
+    dense = complete_graph_game(60)  # heavy, within the bound: about 1.5 s each
+    answered: list[tuple[str, int]] = []  # in the order the answers came
+    lock = threading.Lock()
+
+    def ask(what: str, document: dict) -> None:
+        status, _ = server.post("api/score", document)
+        with lock:
+            answered.append((what, status))
+
+    threads = [threading.Thread(target=ask, args=("dense", dense)) for _ in range(5)]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.3)  # (the dense ones are taken on)
+    ask("small", SMALL)
+    for thread in threads:
+        thread.join()
+    first = answered.index(("small", 200))
+    assert answered[:first] == [("dense", 429)]  # the small one before any dense answer
+    dense_statuses = sorted(status for what, status in answered if what == "dense")
+    assert dense_statuses[-1:] == [429] and set(dense_statuses[:-1]) <= {200, 503}
+
+
+@pytest.fixture(scope="module")
+def dense_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server started with a dense board of its own (a complete graph of
+    200 states: its layout takes about 17 s), small workers (256 MiB) and a
+    time limit of 6 s."""
+    board = complete_graph_game(200)["board"]
+    path = tmp_path_factory.mktemp("dense") / "dense.yaml"
+    path.write_text(yaml.safe_dump(board))
+    options = ["--board", str(path), "--request-timeout", "6", "--worker-memory-limit", "256"]
+    served = start_server(*options)
+    yield served
+    stop_server(served)
+
+
+def test_a_board_laid_out_slowly_holds_up_no_other_request(dense_server):
+    """GET /api/boards/NAME laid the board out on the event loop: every
+    request waited for it (13 s on a dense board).  It is laid out in a
+    worker, within the time limit."""
+    answers: list[tuple[str, int]] = []
+
+    def get(path: str) -> None:
+        try:
+            with urllib.request.urlopen(dense_server.url + path, timeout=30) as response:
+                answers.append((path, response.status))
+        except urllib.error.HTTPError as error:
+            answers.append((path, error.code))
+            assert error.code != 503 or json.loads(error.read())["error"].startswith(
+                "request: no answer within 6 s"
+            )
+
+    layout = threading.Thread(target=get, args=("api/boards/dense",))
+    layout.start()
+    time.sleep(0.5)
+    for path in ("api/start", "api/boards", "api/rules", "api/boards/usa"):
+        get(path)
+    layout.join()
+    assert answers == [
+        ("api/start", 200),
+        ("api/boards", 200),
+        ("api/rules", 200),
+        ("api/boards/usa", 200),
+        ("api/boards/dense", 503),
+    ]
+
+
+def test_a_worker_past_its_memory_limit_is_503_and_the_server_goes_on(dense_server):
+    """A complete graph of 100 states, all owned: within the bound, about
+    500 MB to score; the workers here may have 256 MiB."""
+    status, document = dense_server.post("api/score", complete_graph_game(100))
+    assert one_line_error(status, document, 503) == (
+        "request: out of memory (the server's --worker-memory-limit, 256 MiB)"
+    )
+    assert dense_server.post("api/score", {**SMALL, "board": "usa"})[0] == 200
 
 
 # --- clients that leave, or never send ---------------------------------------------

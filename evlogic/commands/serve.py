@@ -8,7 +8,7 @@ import sys
 
 from evlogic.commands.options import port_number
 from evlogic.errors import InputError, quote
-from evlogic.limits import add_memory_option, seconds
+from evlogic.limits import DEFAULT_WORKER_MEMORY_MB, add_memory_option, megabytes, seconds
 
 HELP = """\
 The board in the browser, and a JSON API, on the same rules.
@@ -23,7 +23,10 @@ position with two players.
 Requests may name only the bundled boards and rule sets, and those given
 here with --board and --rules; a request's own board or rule set is sent
 inline (parameters only: .lp programs come only from --rules). A request
-whose solving takes longer than --request-timeout gets 503.
+whose solving takes longer than --request-timeout gets 503. A board sent
+with a request that is too dense to solve here is refused (413); large
+requests take at most all workers but one, and a client may have only two
+of them in progress (429), so small ones are never kept waiting long.
 
 Binds 127.0.0.1 (this machine only) unless --host says otherwise. Only
 requests that name the host it listens on are served (Host: 127.0.0.1 or
@@ -71,6 +74,14 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="seconds a request may solve before it gets 503 (default 10)",
     )
     add_memory_option(serve)
+    serve.add_argument(
+        "--worker-memory-limit",
+        type=megabytes,
+        default=DEFAULT_WORKER_MEMORY_MB,
+        metavar="MB",
+        help="address space each of the workers that solve requests may use, in MiB "
+        f"(default {DEFAULT_WORKER_MEMORY_MB}); past it, the request gets 503",
+    )
     serve.set_defaults(run=run)
 
 
@@ -116,6 +127,7 @@ def run(args: argparse.Namespace) -> int:
             args.request_timeout,
             args.open,
             tuple(args.allow_host),
+            args.worker_memory_limit,
         )
     print("evlogic: server stopped", file=sys.stderr)
     return 0

@@ -41,10 +41,12 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from evlogic.errors import InputError, escaped, quote, shortened
+from evlogic.loading.yamlfile import Field
 from evlogic.web import service
+from evlogic.web.admission import Admission, Refused, board_size
 from evlogic.web.guard import LOCAL, Guard, Hosts, json_body_refusal
 from evlogic.web.service import Catalog
-from evlogic.web.workers import Workers
+from evlogic.web.workers import Answer, Workers
 
 #: The largest request body accepted (bytes).
 MAX_BODY = 1 << 20
@@ -113,12 +115,51 @@ def create_app(
 ) -> Starlette:
     """The app over ``catalog``; solving past ``request_timeout`` seconds is
     503.  Requests are solved by ``workers`` (default: a pool started as
-    requests come; ``app.state.workers``, for the server to close).  Only
-    requests naming one of ``hosts`` and from no other site's page are
-    served (evlogic.web.guard)."""
+    requests come; ``app.state.workers``, for the server to close), taken
+    on as evlogic.web.admission says.  Only requests naming one of
+    ``hosts`` and from no other site's page are served (evlogic.web.guard)."""
     pool = workers or Workers(catalog)
+    admission = Admission(pool.size)
+    sizes = {name: board_size(board) for name, board in catalog.boards.items()}
+    layouts: dict[str, dict] = {}  # GET /api/boards/NAME, once laid out
+
+    async def answer(request: Request, name: str, top: object, cost: int) -> Answer | Response:
+        """The worker's answer to ``name``'s request, or the refusal."""
+        client = request.client.host if request.client else ""
+        try:
+            with anyio.fail_after(request_timeout):
+                async with admission.admit(cost, client):
+                    return await pool.solve(name, top)
+        except Refused as refused:
+            return _error(refused.status, refused.message)
+        except TimeoutError:
+            return _error(
+                503,
+                f"{service.SOURCE}: no answer within {request_timeout:g} s "
+                "(the server's --request-timeout)",
+            )
+
+    def failure(answer: Answer) -> Response | None:
+        """The error response of a worker's answer that is not a document."""
+        if answer.kind == "input":
+            return _error(400, str(answer.value))
+        if answer.kind == "large":
+            return _error(413, answer.value)
+        if answer.kind == "memory":
+            return _error(
+                503,
+                f"{service.SOURCE}: out of memory (the server's --worker-memory-limit, "
+                f"{pool.megabytes} MiB)",
+            )
+        if answer.kind == "internal":
+            return _error(500, f"internal error: {escaped(shortened(answer.value, 300))}")
+        return None
 
     def endpoint(name: str, media_type: str | None = None) -> Callable[[Request], Any]:
+        def prepare(body: bytes) -> tuple[Field, int]:
+            top = service.parse_json(body)
+            return top, service.request_cost(sizes, name, top)
+
         async def run(request: Request) -> Response:
             not_json = json_body_refusal(request.headers)
             if not_json is not None:
@@ -134,27 +175,21 @@ def create_app(
                 )
             except ClientDisconnect:  # nobody is left to answer
                 return Response(status_code=400)
-            try:
-                top = service.parse_json(body)
-                with anyio.fail_after(request_timeout):
-                    answer = await pool.solve(name, top)
+            try:  # (a megabyte of JSON takes a while: off the event loop)
+                top, cost = await anyio.to_thread.run_sync(prepare, body)
+            except service.TooLarge as error:
+                return _error(413, str(error))
             except InputError as error:
                 return _error(400, str(error))
-            except TimeoutError:
-                return _error(
-                    503,
-                    f"{service.SOURCE}: no answer within {request_timeout:g} s "
-                    "(the server's --request-timeout)",
-                )
-            if answer.kind == "input":
-                return _error(400, str(answer.value))
-            if answer.kind == "memory":
-                return _error(503, f"{service.SOURCE}: out of memory (the server's --memory-limit)")
-            if answer.kind == "internal":
-                return _error(500, f"internal error: {escaped(shortened(answer.value, 300))}")
+            solved = await answer(request, name, top, cost)
+            if isinstance(solved, Response):
+                return solved
+            refused = failure(solved)
+            if refused is not None:
+                return refused
             if media_type is None:
-                return JSONResponse(answer.value)
-            return Response(answer.value, media_type=media_type)
+                return JSONResponse(solved.value)
+            return Response(solved.value, media_type=media_type)
 
         return run
 
@@ -165,10 +200,18 @@ def create_app(
         return JSONResponse(catalog.board_list())
 
     async def board(request: Request) -> Response:
-        try:
-            return JSONResponse(catalog.board_detail(request.path_params["name"]))
-        except InputError as error:
-            return _error(404, str(error))
+        name = request.path_params["name"]
+        if name not in catalog.boards:
+            return _error(404, str(_unknown_board(catalog, name)))
+        if name not in layouts:  # laid out in a worker, in time, once
+            solved = await answer(request, "board_detail", name, sizes[name].cost)
+            if isinstance(solved, Response):
+                return solved
+            refused = failure(solved)
+            if refused is not None:
+                return refused
+            layouts[name] = solved.value
+        return JSONResponse(layouts[name])
 
     async def rules(_request: Request) -> Response:
         return JSONResponse(catalog.rule_list())
@@ -220,6 +263,14 @@ async def _http_error(request: Request, error: Exception) -> Response:
     else:
         message = f"{service.SOURCE}: {where}: {error.detail}"
     return JSONResponse({"error": message}, status_code=error.status_code, headers=error.headers)
+
+
+def _unknown_board(catalog: Catalog, name: str) -> InputError:
+    try:
+        catalog.board(Field(service.SOURCE, "board", name, None, None))
+    except InputError as error:
+        return error
+    raise AssertionError(f"{name!r} is a known board")
 
 
 def _error(status: int, message: str) -> JSONResponse:
