@@ -19,9 +19,12 @@ request naming a host the server does not know is 400 and one from another
 site's page 403 (evlogic.web.guard); a body not sent as application/json is
 415, one over MAX_BODY bytes 413, one not received within the request
 timeout 408; an unknown route 404 and a wrong method 405, as JSON too.
-Solving runs in worker processes (evlogic.web.workers), and one that takes
-longer than the request timeout is killed (503) while the server goes on
-serving.
+Solving and laying boards out run in worker processes
+(evlogic.web.workers), and one that takes longer than the request timeout
+is killed (503) while the server goes on serving.  Requests are taken on
+by their estimated cost (evlogic.web.admission): a sent board over the
+bound is 413, a heavy request past the waiting ones 503, a client's heavy
+request past its few in progress 429.
 """
 
 from __future__ import annotations
@@ -201,8 +204,10 @@ def create_app(
 
     async def board(request: Request) -> Response:
         name = request.path_params["name"]
-        if name not in catalog.boards:
-            return _error(404, str(_unknown_board(catalog, name)))
+        try:  # (a name it knows, or the words for one it does not)
+            catalog.board(Field(service.SOURCE, "board", name, None, None))
+        except InputError as error:
+            return _error(404, str(error))
         if name not in layouts:  # laid out in a worker, in time, once
             solved = await answer(request, "board_detail", name, sizes[name].cost)
             if isinstance(solved, Response):
@@ -263,14 +268,6 @@ async def _http_error(request: Request, error: Exception) -> Response:
     else:
         message = f"{service.SOURCE}: {where}: {error.detail}"
     return JSONResponse({"error": message}, status_code=error.status_code, headers=error.headers)
-
-
-def _unknown_board(catalog: Catalog, name: str) -> InputError:
-    try:
-        catalog.board(Field(service.SOURCE, "board", name, None, None))
-    except InputError as error:
-        return error
-    raise AssertionError(f"{name!r} is a known board")
 
 
 def _error(status: int, message: str) -> JSONResponse:
