@@ -25,7 +25,7 @@ here with --board and --rules; a request's own board or rule set is sent
 inline (parameters only: .lp programs come only from --rules). A request
 whose solving takes longer than --request-timeout gets 503. A board sent
 with a request that is too dense to solve here is refused (413); large
-requests take at most all workers but one, and a client may have only two
+requests take at most all workers but one, and a client may have only four
 of them in progress (429), so small ones are never kept waiting long.
 
 Binds 127.0.0.1 (this machine only) unless --host says otherwise. Only
