@@ -6,6 +6,14 @@ Targets (issue: the board in the browser), usa board, 4 players:
   a click to the updated table under 150 ms (Playwright, Debian's chromium)
   50 clients x 20 requests: throughput and p99 reported, none lost
 
+Fairness (--fairness runs only this part): the round trip of a small
+score while four heavy requests are in flight (the issue's four dense
+185 KB boards, a complete graph of 160 states, and four within the
+server's bound, a complete graph of 80, all owned), and of GET
+/api/boards while a dense board given with --board is being laid out.
+The server runs with --memory-limit 2048 (a code without its own worker
+limit then caps each worker there).
+
 Measured in the same run, as baselines: `score_game` in-process on the same
 position; the scoring program with region_order.lp's layer-a-call grounding
 (what every position used before rules/region_layers.lp); a Playwright click
@@ -20,7 +28,7 @@ Playwright round trip (click, then the page's data-ready) is printed beside
 it.  The machine's load average is printed before and after: on 2 shared
 cores, wall times follow it.
 
-    python bench/bench_serve.py [--runs 30]
+    python bench/bench_serve.py [--runs 30] [--fairness]
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -151,7 +160,7 @@ def client_time(runs: int) -> float:
     from evlogic.web.app import create_app
     from evlogic.web.service import Catalog
 
-    with TestClient(create_app(Catalog.build())) as client:
+    with TestClient(create_app(Catalog.build()), base_url="http://127.0.0.1") as client:
         return median_seconds(lambda: client.post("/api/score", json=FOUR), runs)
 
 
@@ -221,6 +230,91 @@ def many_clients(
     return len(latencies) / wall, p99, len(latencies), right[0]
 
 
+def complete_game(size: int) -> dict:
+    """A complete graph of ``size`` states, all owned by one player."""
+    ids = [f"S{i}" for i in range(size)]
+    states = {s: {"ev": 3, "neighbors": [t for t in ids if t != s]} for s in ids}
+    players = [{"name": "A", "home": ids[0], "states": ids[2:]}, {"name": "B", "home": ids[1]}]
+    return {"board": {"name": f"complete {size}", "states": states}, "players": players}
+
+
+def status_of(url: str, document: dict | None = None) -> int:
+    """The status of a GET (or, with a document, a POST) of ``url``."""
+    data = None if document is None else json.dumps(document).encode()
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=120) as response:
+            response.read()
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def while_in_flight(slow: list[tuple[str, dict | None]], quick: tuple[str, dict | None]):
+    """(seconds and status of ``quick``'s request, sent 0.5 s after the
+    ``slow`` ones, and the statuses of the slow ones)."""
+    statuses: list[int] = []
+    threads = [
+        threading.Thread(target=lambda u=url, d=doc: statuses.append(status_of(u, d)))
+        for url, doc in slow
+    ]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.5)
+    started = time.perf_counter()
+    quick_status = status_of(*quick)
+    took = time.perf_counter() - started
+    for thread in threads:
+        thread.join()
+    return took, quick_status, sorted(statuses)
+
+
+def start_server(*options: str) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "evlogic", "serve", "--port", str(port), *options],
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}/"
+    for _ in range(150):
+        try:
+            urllib.request.urlopen(base + "api/boards", timeout=2).read()
+            break
+        except OSError:
+            time.sleep(0.2)
+    return process, base
+
+
+def fairness() -> None:
+    import tempfile
+
+    import yaml
+
+    small = (FOUR, "api/score")
+    with tempfile.TemporaryDirectory() as folder:
+        dense = Path(folder) / "dense.yaml"
+        dense.write_text(yaml.safe_dump(complete_game(160)["board"]))
+        process, base = start_server("--board", str(dense), "--memory-limit", "2048")
+        try:
+            print("fairness (load average " + load() + ")")
+            for size, label in ((160, "four 185 KB boards"), (80, "four complete-80 boards")):
+                heavy = [(base + "api/score", complete_game(size))] * 4
+                took, status, statuses = while_in_flight(heavy, (base + small[1], small[0]))
+                print(
+                    f"  small score, {label:24} {took * 1000:8.0f} ms  "
+                    f"(status {status}; heavy: {statuses})"
+                )
+            layout = [(base + "api/boards/dense", None)]
+            took, status, statuses = while_in_flight(layout, (base + "api/boards", None))
+            print(
+                f"  GET /api/boards, dense layout running {took * 1000:6.0f} ms  "
+                f"(status {status}; layout: {statuses})"
+            )
+        finally:
+            process.send_signal(signal.SIGINT)
+            process.wait(timeout=30)
+
+
 def load() -> str:
     return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
@@ -228,7 +322,11 @@ def load() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--fairness", action="store_true", help="only the fairness part")
     args = parser.parse_args()
+    if args.fairness:
+        fairness()
+        return
     before = load()
 
     baseline, expected = in_process_score(args.runs)
@@ -284,6 +382,7 @@ def main() -> None:
         f"  50 clients x 20 requests             {rate:7.1f} req/s, p99 {p99 * ms:.0f} ms, "
         f"{answered} of 1000 answered, {right} right"
     )
+    fairness()
     print(f"load average {load()} after")
 
 

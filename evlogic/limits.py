@@ -28,6 +28,12 @@ from evlogic.errors import quote
 #: bundled board needs, far below what brings a 24 GB machine to its knees.
 DEFAULT_MEMORY_MB = 4096
 
+#: Address space of each of evlogic serve's workers, MiB
+#: (``--worker-memory-limit``): the densest board a request may send
+#: (evlogic.web.admission.MAX_COST: a complete graph of 100 states, every
+#: state owned) scores in about 500 MB.
+DEFAULT_WORKER_MEMORY_MB = 1024
+
 #: The largest time limit an option accepts (about eleven days).
 MAX_SECONDS = 1e6
 

@@ -17,6 +17,12 @@ from evlogic.cli import main
 REPO = Path(__file__).resolve().parent.parent
 RULEBOOK = REPO / "examples" / "rulebook"
 
+#: A test client's address: the server answers only the names it listens on.
+LOCAL_URL = "http://127.0.0.1"
+
+#: The header of a JSON body (the only kind the server takes).
+JSON_BODY = {"Content-Type": "application/json"}
+
 
 @dataclass
 class CliResult:

@@ -834,7 +834,7 @@ def test_a_bad_expectation_is_a_line_error_in_batch_and_a_400_in_the_api(cli, tm
     assert "error" not in first and "error" not in third
     assert third["players"] == first["players"]  # an expect: changes no figure
     assert second["error"].endswith("line 2: expect.players.A.siege[1]: 'VA' is listed twice")
-    client = TestClient(create_app(Catalog.build()))
+    client = TestClient(create_app(Catalog.build()), base_url="http://127.0.0.1")
     response = client.post("/api/score", json=bad)
     assert response.status_code == 400
     assert response.json()["error"] == "request: expect.players.A.siege[1]: 'VA' is listed twice"

@@ -11,7 +11,7 @@ import pytest
 import yaml
 from starlette.testclient import TestClient
 
-from conftest import RULEBOOK, run_subprocess
+from conftest import JSON_BODY, LOCAL_URL, RULEBOOK, run_subprocess
 from evlogic.asp.engine import score_game
 from evlogic.drawing.diagram import render_svg
 from evlogic.loading.games import load_game
@@ -35,7 +35,7 @@ def catalog() -> Catalog:
 
 @pytest.fixture(scope="module")
 def client(catalog: Catalog) -> TestClient:
-    return TestClient(create_app(catalog))
+    return TestClient(create_app(catalog), base_url=LOCAL_URL)
 
 
 def one_line_error(response, status: int) -> str:
@@ -224,7 +224,7 @@ def test_a_board_file_that_is_not_text_is_refused_whatever_the_board(client, boa
     ids=["syntax", "not-a-mapping", "not-utf8", "deep", "huge-integer", "dup-key", "dup-nested"],
 )
 def test_bad_json_is_400_in_one_line(client, body, wording):
-    answer = client.post("/api/score", content=body)
+    answer = client.post("/api/score", content=body, headers=JSON_BODY)
     assert one_line_error(answer, 400).startswith(wording)
 
 
@@ -280,10 +280,10 @@ def test_a_missing_or_unknown_player_to_explain(client):
 
 
 def test_a_request_past_the_time_limit_is_503_and_the_server_goes_on(catalog):
-    slow = TestClient(create_app(catalog, request_timeout=0.001))
+    slow = TestClient(create_app(catalog, request_timeout=0.001), base_url=LOCAL_URL)
     answer = slow.post("/api/explain", json={**rulebook_game(), "player": "You"})
     assert one_line_error(answer, 503).startswith("request: no answer within 0.001 s")
-    patient = TestClient(create_app(catalog, request_timeout=30))
+    patient = TestClient(create_app(catalog, request_timeout=30), base_url=LOCAL_URL)
     assert patient.post("/api/score", json=rulebook_game()).status_code == 200
 
 
@@ -292,7 +292,7 @@ def test_every_answer_says_the_servers_time(client):
     for answer in (
         client.post("/api/score", json=rulebook_game()),
         client.get("/api/boards"),
-        client.post("/api/score", content=b"{"),
+        client.post("/api/score", content=b"{", headers=JSON_BODY),
         client.get("/api/nothing"),
     ):
         name, _, duration = answer.headers["server-timing"].partition(";dur=")

@@ -15,11 +15,16 @@ Routes (documented with curl examples in the README):
     POST /api/games/yaml        {"game", "board_file"?} -> a game file score accepts
 
 Bad input is 400 with ``{"error": "..."}`` in the command line's words; a
-body over MAX_BODY bytes is 413, one not received within the request
+request naming a host the server does not know is 400 and one from another
+site's page 403 (evlogic.web.guard); a body not sent as application/json is
+415, one over MAX_BODY bytes 413, one not received within the request
 timeout 408; an unknown route 404 and a wrong method 405, as JSON too.
-Solving runs in worker processes (evlogic.web.workers), and one that takes
-longer than the request timeout is killed (503) while the server goes on
-serving.
+Solving and laying boards out run in worker processes
+(evlogic.web.workers), and one that takes longer than the request timeout
+is killed (503) while the server goes on serving.  Requests are taken on
+by their estimated cost (evlogic.web.admission): a sent board over the
+bound is 413, a heavy request past the waiting ones 503, a client's heavy
+request past its few in progress 429.
 """
 
 from __future__ import annotations
@@ -39,9 +44,12 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from evlogic.errors import InputError, escaped, quote, shortened
+from evlogic.loading.yamlfile import Field
 from evlogic.web import service
+from evlogic.web.admission import Admission, Refused, board_size
+from evlogic.web.guard import LOCAL, Guard, Hosts, json_body_refusal
 from evlogic.web.service import Catalog
-from evlogic.web.workers import Workers
+from evlogic.web.workers import Answer, Workers
 
 #: The largest request body accepted (bytes).
 MAX_BODY = 1 << 20
@@ -106,14 +114,59 @@ def create_app(
     catalog: Catalog,
     request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
     workers: Workers | None = None,
+    hosts: Hosts = LOCAL,
 ) -> Starlette:
     """The app over ``catalog``; solving past ``request_timeout`` seconds is
     503.  Requests are solved by ``workers`` (default: a pool started as
-    requests come; ``app.state.workers``, for the server to close)."""
+    requests come; ``app.state.workers``, for the server to close), taken
+    on as evlogic.web.admission says.  Only requests naming one of
+    ``hosts`` and from no other site's page are served (evlogic.web.guard)."""
     pool = workers or Workers(catalog)
+    admission = Admission(pool.size)
+    sizes = {name: board_size(board) for name, board in catalog.boards.items()}
+    layouts: dict[str, dict] = {}  # GET /api/boards/NAME, once laid out
+
+    async def answer(request: Request, name: str, top: object, cost: int) -> Answer | Response:
+        """The worker's answer to ``name``'s request, or the refusal."""
+        client = request.client.host if request.client else ""
+        try:
+            with anyio.fail_after(request_timeout):
+                async with admission.admit(cost, client):
+                    return await pool.solve(name, top)
+        except Refused as refused:
+            return _error(refused.status, refused.message)
+        except TimeoutError:
+            return _error(
+                503,
+                f"{service.SOURCE}: no answer within {request_timeout:g} s "
+                "(the server's --request-timeout)",
+            )
+
+    def failure(answer: Answer) -> Response | None:
+        """The error response of a worker's answer that is not a document."""
+        if answer.kind == "input":
+            return _error(400, str(answer.value))
+        if answer.kind == "large":
+            return _error(413, answer.value)
+        if answer.kind == "memory":
+            return _error(
+                503,
+                f"{service.SOURCE}: out of memory (the server's --worker-memory-limit, "
+                f"{pool.megabytes} MiB)",
+            )
+        if answer.kind == "internal":
+            return _error(500, f"internal error: {escaped(shortened(answer.value, 300))}")
+        return None
 
     def endpoint(name: str, media_type: str | None = None) -> Callable[[Request], Any]:
+        def prepare(body: bytes) -> tuple[Field, int]:
+            top = service.parse_json(body)
+            return top, service.request_cost(sizes, name, top)
+
         async def run(request: Request) -> Response:
+            not_json = json_body_refusal(request.headers)
+            if not_json is not None:
+                return _error(415, not_json)
             try:
                 with anyio.fail_after(request_timeout):
                     body = await _body(request)
@@ -125,27 +178,21 @@ def create_app(
                 )
             except ClientDisconnect:  # nobody is left to answer
                 return Response(status_code=400)
-            try:
-                top = service.parse_json(body)
-                with anyio.fail_after(request_timeout):
-                    answer = await pool.solve(name, top)
+            try:  # (a megabyte of JSON takes a while: off the event loop)
+                top, cost = await anyio.to_thread.run_sync(prepare, body)
+            except service.TooLarge as error:
+                return _error(413, str(error))
             except InputError as error:
                 return _error(400, str(error))
-            except TimeoutError:
-                return _error(
-                    503,
-                    f"{service.SOURCE}: no answer within {request_timeout:g} s "
-                    "(the server's --request-timeout)",
-                )
-            if answer.kind == "input":
-                return _error(400, str(answer.value))
-            if answer.kind == "memory":
-                return _error(503, f"{service.SOURCE}: out of memory (the server's --memory-limit)")
-            if answer.kind == "internal":
-                return _error(500, f"internal error: {escaped(shortened(answer.value, 300))}")
+            solved = await answer(request, name, top, cost)
+            if isinstance(solved, Response):
+                return solved
+            refused = failure(solved)
+            if refused is not None:
+                return refused
             if media_type is None:
-                return JSONResponse(answer.value)
-            return Response(answer.value, media_type=media_type)
+                return JSONResponse(solved.value)
+            return Response(solved.value, media_type=media_type)
 
         return run
 
@@ -156,10 +203,20 @@ def create_app(
         return JSONResponse(catalog.board_list())
 
     async def board(request: Request) -> Response:
-        try:
-            return JSONResponse(catalog.board_detail(request.path_params["name"]))
+        name = request.path_params["name"]
+        try:  # (a name it knows, or the words for one it does not)
+            catalog.board(Field(service.SOURCE, "board", name, None, None))
         except InputError as error:
             return _error(404, str(error))
+        if name not in layouts:  # laid out in a worker, in time, once
+            solved = await answer(request, "board_detail", name, sizes[name].cost)
+            if isinstance(solved, Response):
+                return solved
+            refused = failure(solved)
+            if refused is not None:
+                return refused
+            layouts[name] = solved.value
+        return JSONResponse(layouts[name])
 
     async def rules(_request: Request) -> Response:
         return JSONResponse(catalog.rule_list())
@@ -192,7 +249,7 @@ def create_app(
     app = Starlette(
         routes=routes,
         exception_handlers={HTTPException: _http_error},
-        middleware=[Middleware(ServerTiming)],
+        middleware=[Middleware(ServerTiming), Middleware(Guard, hosts=hosts)],
     )
     app.state.workers = pool
     return app

@@ -11,7 +11,9 @@ import webbrowser
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from evlogic.limits import DEFAULT_WORKER_MEMORY_MB
 from evlogic.web.app import create_app
+from evlogic.web.guard import Hosts
 from evlogic.web.service import Catalog
 from evlogic.web.workers import Workers
 
@@ -67,17 +69,22 @@ def serve(
     port: int,
     request_timeout: float,
     open_browser: bool = False,
+    allow_hosts: tuple[str, ...] = (),
+    worker_megabytes: int = DEFAULT_WORKER_MEMORY_MB,
 ) -> None:
-    """Serve until Ctrl-C (or SIGTERM); uvicorn stops cleanly on either."""
+    """Serve until Ctrl-C (or SIGTERM); uvicorn stops cleanly on either.
+    Requests may name ``host`` (and this machine's loopback names when it is
+    one of them or every address) or one of ``allow_hosts``; each worker
+    may use ``worker_megabytes`` MiB."""
     if host not in LOCAL_HOSTS:
         print(
             f"evlogic: warning: serving on {host}: anyone on that network can use this server",
             file=sys.stderr,
         )
-    workers = Workers(catalog)
+    workers = Workers(catalog, megabytes=worker_megabytes)
     workers.start()
     config = uvicorn.Config(
-        create_app(catalog, request_timeout, workers),
+        create_app(catalog, request_timeout, workers, Hosts.bound_to(host, allow_hosts)),
         host=host,
         port=port,
         log_level="warning",

@@ -42,9 +42,18 @@ from evlogic.loading.rulesets import (
 )
 from evlogic.loading.yamlfile import Field, closest, yaml_document
 from evlogic.resources import bundled_boards
+from evlogic.web.admission import WHAT_IF_WEIGHT, Size, board_size, sent_size, text_cost
 
 #: Where request errors say they come from.
 SOURCE = "request"
+
+#: The endpoints whose request is a game with a "player" to explain.
+WHAT_IF_ENDPOINTS = ("explain", "diagram")
+
+
+class TooLarge(InputError):
+    """A board sent with a request that is over the server's bound (413)."""
+
 
 #: Keys of a request: the game file's, and what an endpoint adds.
 GAME_KEYS = ["board", "players"]
@@ -135,7 +144,7 @@ class Catalog:
 
     def board(self, field: Field) -> Board:
         if isinstance(field.value, dict):
-            return board_from_field(field, "inline board")
+            return bounded(board_from_field(field, "inline board"), field)
         name = field.text("a board name or an inline board mapping")
         if name not in self.boards:
             hint = closest(name, self.boards)
@@ -177,7 +186,41 @@ def _entry(catalog: dict, name: str, fallback: str, value: object) -> str:
     return key
 
 
+def bounded(board: Board, field: Field) -> Board:
+    """``board``, or TooLarge when it is over the bound of a sent board."""
+    refusal = board_size(board).too_large()
+    if refusal is not None:
+        where = {"field": field.path, "line": field.line} if field.path else {}
+        raise TooLarge(field.source, refusal, **where)
+    return board
+
+
 # --- requests ------------------------------------------------------------
+
+
+def request_cost(sizes: dict[str, Size], endpoint: str, top: Field) -> int:
+    """The estimated cost of ``endpoint``'s request ``top`` (see
+    evlogic.web.admission), from its board: a name in ``sizes`` (the
+    catalog's), or sent inline; TooLarge for a sent board over the bound."""
+    value = top.value if isinstance(top.value, dict) else {}
+    if endpoint in ("parse_board_yaml", "parse_game_yaml"):
+        return text_cost(value.get("yaml"))
+    if endpoint == "game_yaml":
+        value = value.get("game") if isinstance(value.get("game"), dict) else {}
+    board = value.get("board")
+    if isinstance(board, str):
+        size = sizes.get(board, Size(0, 0, 0))
+    else:
+        size = sent_size(board)
+        refusal = size.too_large()
+        if refusal is not None:
+            raise TooLarge(SOURCE, refusal, field="board")
+    return size.cost * (WHAT_IF_WEIGHT if endpoint in WHAT_IF_ENDPOINTS else 1)
+
+
+def board_detail(catalog: Catalog, name: str) -> dict:
+    """GET /api/boards/NAME: the named board with its layout."""
+    return catalog.board_detail(name)
 
 
 def parse_json(body: bytes) -> Field:
@@ -261,7 +304,8 @@ def parse_board_yaml(catalog: Catalog, top: Field) -> dict:
     text = fields["yaml"].value
     if not isinstance(text, str):
         raise fields["yaml"].error("must be the board file's text")
-    board = board_from_field(yaml_document(text, name), Path(name).stem)
+    document = yaml_document(text, name)
+    board = bounded(board_from_field(document, Path(name).stem), document)
     return board_document(board, Path(name).stem)
 
 

@@ -6,7 +6,8 @@ request solved on a thread of the server would go on grounding after its
 dense boards would bring the machine down.  So every request that solves is
 sent to one of a few worker processes; one that passes the request's time
 limit is killed and replaced, which frees all it held at once.  Each worker
-inherits the server's memory limit (``--memory-limit``).
+caps its own address space (``--worker-memory-limit``): past it, its request
+is answered 503 and the worker goes on, or is replaced if it died.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from typing import Any
 
 import anyio
 
+from evlogic.limits import DEFAULT_WORKER_MEMORY_MB
+
 #: Worker processes started with the server; requests beyond them wait
 #: (within their time limit) for one to be free.
 DEFAULT_WORKERS = 4
@@ -36,21 +39,25 @@ PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent.parent)
 @dataclass(frozen=True)
 class Answer:
     """A worker's answer: ``kind`` ok (``value`` the document), input
-    (``value`` the InputError), memory, or internal (``value`` a message)."""
+    (``value`` the InputError), large (``value`` the message: a board over
+    the server's bound), memory, or internal (``value`` a message)."""
 
     kind: str
     value: Any = None
 
 
-def _work(connection: Connection) -> None:
-    """A worker's life: read the catalog, then answer requests until the
-    server closes the socket."""
+def _work(connection: Connection, megabytes: int) -> None:
+    """A worker's life: cap its memory at ``megabytes`` MiB, read the
+    catalog, then answer requests until the server closes the socket."""
     # Ctrl-C at a terminal reaches the whole process group; the server stops
     # its workers itself, so they must not print a KeyboardInterrupt each.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     from evlogic.drawing import diagram  # noqa: F401  (loaded before the first request)
     from evlogic.errors import InputError
+    from evlogic.limits import limit_memory
     from evlogic.web import service
+
+    limit_memory(megabytes)
 
     try:
         catalog = connection.recv()
@@ -66,6 +73,8 @@ def _work(connection: Connection) -> None:
             return
         try:
             answer = Answer("ok", getattr(service, name)(catalog, top))
+        except service.TooLarge as error:
+            answer = Answer("large", str(error))
         except InputError as error:
             answer = Answer("input", error)
         except MemoryError:
@@ -78,6 +87,8 @@ def _work(connection: Connection) -> None:
             connection.send(answer)
         except (OSError, ValueError):
             return
+        if answer.kind == "memory":  # what is left of its heap is no use: a fresh one
+            return
 
 
 class Worker:
@@ -89,14 +100,20 @@ class Worker:
     the program that started the server (a script without a main guard, or
     one read from standard input, would break every worker)."""
 
-    def __init__(self, catalog: Any) -> None:
+    def __init__(self, catalog: Any, megabytes: int) -> None:
         ours, theirs = socket.socketpair()
         environment = dict(os.environ)
         path = environment.get("PYTHONPATH")
         environment["PYTHONPATH"] = PACKAGE_ROOT + (os.pathsep + path if path else "")
         with theirs:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "evlogic.web.workers", str(theirs.fileno())],
+                [
+                    sys.executable,
+                    "-m",
+                    "evlogic.web.workers",
+                    str(theirs.fileno()),
+                    str(megabytes),
+                ],
                 pass_fds=[theirs.fileno()],
                 stdin=subprocess.DEVNULL,
                 env=environment,
@@ -122,11 +139,18 @@ class Worker:
 
 
 class Workers:
-    """A pool of ``size`` workers over ``catalog``."""
+    """A pool of ``size`` workers over ``catalog``, each capped at
+    ``megabytes`` MiB."""
 
-    def __init__(self, catalog: Any, size: int = DEFAULT_WORKERS) -> None:
+    def __init__(
+        self,
+        catalog: Any,
+        size: int = DEFAULT_WORKERS,
+        megabytes: int = DEFAULT_WORKER_MEMORY_MB,
+    ) -> None:
         self.catalog = catalog
         self.size = size
+        self.megabytes = megabytes
         self._idle: list[Worker] = []
         self._slots = anyio.Semaphore(size)
         self._all: set[Worker] = set()
@@ -137,7 +161,7 @@ class Workers:
             self._idle.append(self._new())
 
     def _new(self) -> Worker:
-        worker = Worker(self.catalog)
+        worker = Worker(self.catalog, self.megabytes)
         self._all.add(worker)
         return worker
 
@@ -147,8 +171,9 @@ class Workers:
 
     async def solve(self, name: str, top: Any) -> Answer:
         """``service.<name>(catalog, top)`` in a worker.  Cancelled (the
-        request's time is up), the worker is killed and a fresh one started;
-        a worker that dies answers ``memory`` (the usual cause)."""
+        request's time is up), the worker is killed and a fresh one started,
+        as is one that ran out of memory; a worker that dies answers
+        ``memory`` (the usual cause)."""
         async with self._slots:
             if self._idle:
                 worker = self._idle.pop()
@@ -162,14 +187,22 @@ class Workers:
                 self._retire(worker)
                 return Answer("memory")
             except BaseException:  # cancelled: the time limit passed
-                worker.process.kill()
-                self._all.discard(worker)
-                # reaped and replaced off the event loop: a process that held
-                # gigabytes takes a while to go, and a new one to read the catalog
-                threading.Thread(target=self._replace, args=(worker,), daemon=True).start()
+                self._discard(worker)
                 raise
-            self._idle.append(worker)
+            if answer.kind == "memory":
+                self._discard(worker)
+                worker.connection.close()  # (no thread is reading it)
+            else:
+                self._idle.append(worker)
             return answer
+
+    def _discard(self, worker: Worker) -> None:
+        """Kill ``worker``; reaped and replaced off the event loop: a process
+        that held gigabytes takes a while to go, and a new one to read the
+        catalog."""
+        worker.process.kill()
+        self._all.discard(worker)
+        threading.Thread(target=self._replace, args=(worker,), daemon=True).start()
 
     def _replace(self, dead: Worker) -> None:
         dead.process.wait()
@@ -188,4 +221,4 @@ if __name__ == "__main__":
     # evlogic.web.workers.Answer for the server to read them
     from evlogic.web.workers import _work as work
 
-    work(Connection(int(sys.argv[1])))
+    work(Connection(int(sys.argv[1])), int(sys.argv[2]))
