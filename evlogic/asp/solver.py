@@ -9,11 +9,14 @@ calls) for k = 1, 2, ... while ``grew(k-1)`` holds.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import ParamSpec, TypeVar
 
 import clingo
 import clingo.ast
@@ -57,6 +60,38 @@ EXPLAIN_RULES: tuple[str, ...] = (
 )
 
 
+Arguments = ParamSpec("Arguments")
+Result = TypeVar("Result")
+
+
+def per_thread_cache(
+    maxsize: int,
+) -> Callable[[Callable[Arguments, Result]], Callable[Arguments, Result]]:
+    """:func:`functools.lru_cache`, one cache a thread.
+
+    For clingo syntax trees: a tree is used by one thread only.  Trees
+    shared by threads that parse and add them at the same time end in
+    "invalid ast" errors and then a crash, and a search past its deadline
+    may still be grounding on a thread of its own; with a cache a thread,
+    each thread parses its own trees once and no other thread ever touches
+    them.  A thread's cache goes with the thread."""
+
+    def decorate(function: Callable[Arguments, Result]) -> Callable[Arguments, Result]:
+        local = threading.local()
+
+        @functools.wraps(function)
+        def cached(*args: Arguments.args, **kwargs: Arguments.kwargs) -> Result:
+            try:
+                call = local.call
+            except AttributeError:
+                call = local.call = lru_cache(maxsize=maxsize)(function)
+            return call(*args, **kwargs)
+
+        return cached
+
+    return decorate
+
+
 # Facts may be empty for some input predicates, which clingo reports as
 # undefined; any other message is a bug.
 
@@ -90,7 +125,7 @@ def ground(
     rules/position_input.lp); ``statements`` are rules built as syntax trees
     (never from a user's text; or facts parsed once, :func:`parsed_facts`),
     added to the base program.  evlogic's own rule files are added as trees
-    parsed once per process (:func:`_parsed`)."""
+    parsed once a thread (:func:`_parsed`)."""
     users = user_files(rules)
     programs = read_user_programs(users)  # errors and Python first
     messages: list[str] = []
@@ -169,23 +204,25 @@ def solve(
     raise SolverError("the scoring rules have no answer set for this input")
 
 
-@lru_cache(maxsize=256)
+@per_thread_cache(maxsize=256)
 def _parsed(path: Path) -> tuple[clingo.ast.AST, ...]:
-    """One of evlogic's own rule files as syntax trees, parsed once per
-    process: parsing the scoring rules cost more than adding their trees
-    (1.7 ms against 0.9 ms of the 12 ms a usa position takes).  Each file's
-    trees begin with its ``#program base.``; comments are left out."""
+    """One of evlogic's own rule files as syntax trees, parsed once a
+    thread (see :func:`per_thread_cache`): parsing the scoring rules cost
+    more than adding their trees (1.7 ms against 0.9 ms of the 12 ms a usa
+    position takes).  Each file's trees begin with its ``#program base.``;
+    comments are left out."""
     statements: list[clingo.ast.AST] = []
     clingo.ast.parse_files([str(path)], statements.append)
     return tuple(s for s in statements if s.ast_type != clingo.ast.ASTType.Comment)
 
 
-@lru_cache(maxsize=16)
+@per_thread_cache(maxsize=16)
 def parsed_facts(facts: str) -> tuple[clingo.ast.AST, ...]:
     """Facts that stay the same from call to call (a board's, see
     evlogic.asp.facts.board_program) as syntax trees for :func:`ground`'s
-    ``statements``, parsed once: adding the trees of the usa board costs
-    half of parsing its text."""
+    ``statements``, parsed once a thread (see :func:`per_thread_cache`:
+    the trees are the asking thread's alone): adding the trees of the usa
+    board costs half of parsing its text."""
     statements: list[clingo.ast.AST] = []
     clingo.ast.parse_string(facts, statements.append)
     return tuple(statements)
