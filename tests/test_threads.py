@@ -1,12 +1,19 @@
-"""The Python API from many threads at once: the same answers as from one."""
+"""The Python API from many threads at once: the same answers as from one;
+and work given up on at its deadline stops."""
 
 from __future__ import annotations
 
 import dataclasses
 import random
 import threading
+import time
+
+import clingo
+import pytest
 
 import evlogic
+from evlogic.asp.solver import ground
+from evlogic.limits import OutOfTime, call_before, watch
 from evlogic.loading.boards import Board
 from evlogic.loading.games import Game, Player
 from evlogic.resources import bundled_boards
@@ -77,3 +84,45 @@ def test_scoring_from_eight_threads_gives_what_one_thread_gives():
         found = score_at_once(games)
         alone = [evlogic.score_game(game) for game in games]
         assert found == {key: alone[key[1]] for key in found}, f"round {round_}"
+
+
+#: A program whose grounding takes a while (hundreds of milliseconds).
+SLOW = "n(1..300). p(X, Y, Z) :- n(X), n(Y), n(Z), X + Y = Z."
+
+
+def test_work_given_up_on_stops_after_the_grounding_under_way(tmp_path):
+    slow = tmp_path / "slow.lp"
+    slow.write_text(SLOW)
+    steps: list[str] = []
+
+    def work() -> None:
+        ground("", [slow])  # longer than the deadline
+        steps.append("after the first grounding")
+        ground("", [slow])
+        steps.append("after the second grounding")
+
+    before = set(threading.enumerate())
+    with pytest.raises(OutOfTime):
+        call_before(time.monotonic() + 0.01, work)
+    (worker,) = set(threading.enumerate()) - before
+    worker.join()  # it ends by itself: the grounding under way, then no more
+    assert steps == []
+
+
+def test_a_solve_of_work_given_up_on_is_interrupted():
+    control = clingo.Control(["--models=0"])
+    control.add("base", [], "n(1..60). { p(X) : n(X) }.")  # 2^60 answers
+    control.ground([("base", [])])
+    answers: list[int] = []
+
+    def work() -> None:
+        watch(control)
+        with control.solve(yield_=True) as handle:
+            answers.extend(1 for _ in handle)
+
+    before = set(threading.enumerate())
+    with pytest.raises(OutOfTime):
+        call_before(time.monotonic() + 0.2, work)
+    (worker,) = set(threading.enumerate()) - before
+    worker.join()  # ends: the solve was interrupted, not left to count 2^60 answers
+    assert 0 < len(answers) < 2**60

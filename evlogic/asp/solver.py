@@ -22,6 +22,7 @@ import clingo
 import clingo.ast
 
 from evlogic.errors import InputError
+from evlogic.limits import checkpoint, watch
 from evlogic.loading.yamlfile import read_file
 from evlogic.resources import display_path, rules_dir
 
@@ -139,6 +140,8 @@ def ground(
             messages.append(message.strip())
 
     control = clingo.Control(list(options), logger=log)
+    watch(control)  # interrupted if this work is given up on (evlogic.limits)
+    checkpoint()
     try:
         with clingo.ast.ProgramBuilder(control) as builder:
             for path in rules:
@@ -152,6 +155,7 @@ def ground(
                 for statement in statements:
                     builder.add(statement)
         control.ground([("base", [])], context=context)
+        checkpoint()
     except RuntimeError:
         if not user_messages:
             raise
@@ -161,7 +165,9 @@ def ground(
     while _is_fact(control, clingo.Function("grew", [clingo.Number(layer)])):
         layer += 1
         control.ground([("frontier", [clingo.Number(layer)])])
+        checkpoint()
         control.ground([("layer", [clingo.Number(layer)])])
+        checkpoint()
     if messages:
         raise SolverError("clingo: " + " | ".join(messages))
     return control
@@ -190,6 +196,7 @@ def solve(
     with control.solve(yield_=True) as handle:
         for model in handle:
             models.append(model.symbols(shown=True))
+    checkpoint()  # an interrupted solve has no answer to give
     if len(models) == 1:
         return models[0]
     if users:
@@ -414,4 +421,5 @@ class Search:
         with self.control.solve(yield_=True) as handle:
             for model in handle:
                 best = model.symbols(shown=True)
+        checkpoint()
         return best
