@@ -4,9 +4,14 @@ clingo grounds and solves in C++ with the GIL released, and its grounding
 cannot be interrupted.  So a command runs in a worker thread while the main
 thread waits in short steps: Ctrl-C is honoured within a fraction of a
 second, and a deadline is honoured even while clingo is still grounding
-(the process then leaves without waiting for the thread, see
-:func:`leave`).  Memory is capped with ``RLIMIT_AS``: past it, clingo and
-Python raise ``MemoryError``, which the command line reports in one line.
+(the command line then leaves without waiting for the thread, see
+:func:`leave`).  Work that is given up on is told so: its solves are
+interrupted (each control it made is :func:`watch`-ed) and it ends at its
+next :func:`checkpoint` (evlogic.asp.solver.ground has one before and
+after each grounding step), touching nothing shared on the way: the
+grounding step under way is the one thing that runs on.  Memory is capped
+with ``RLIMIT_AS``: past it, clingo and Python raise ``MemoryError``, which
+the command line reports in one line.
 """
 
 from __future__ import annotations
@@ -19,8 +24,9 @@ import resource
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from evlogic.errors import quote
 
@@ -45,6 +51,64 @@ T = TypeVar("T")
 
 class OutOfTime(Exception):
     """The deadline passed before the work finished (it may still be running)."""
+
+
+class Abandoned(BaseException):
+    """Raised at a :func:`checkpoint` of work whose caller stopped waiting
+    for it: the work ends there (a BaseException, so that no ``except
+    Exception`` on the way turns it into an answer)."""
+
+
+class Interruptible(Protocol):
+    def interrupt(self) -> None: ...
+
+
+class _Stop:
+    """Whether the work of one :func:`call_before` was given up on, and the
+    controls to interrupt when it is; work nested in it (a call_before
+    inside the work) is given up on with it."""
+
+    def __init__(self, parent: _Stop | None) -> None:
+        self.event = threading.Event()
+        self.parent = parent
+        self.controls: weakref.WeakSet[Interruptible] = weakref.WeakSet()
+        self.children: weakref.WeakSet[_Stop] = weakref.WeakSet()
+        if parent is not None:
+            parent.children.add(self)
+
+    def stopped(self) -> bool:
+        return self.event.is_set() or (self.parent is not None and self.parent.stopped())
+
+    def stop(self) -> None:
+        self.event.set()
+        for control in list(self.controls):
+            control.interrupt()  # thread-safe in clingo; the next solve too if none runs
+        for child in list(self.children):
+            child.stop()
+
+
+_current = threading.local()  # .stop: the _Stop of the work this thread runs
+
+
+def _stop_here() -> _Stop | None:
+    return getattr(_current, "stop", None)
+
+
+def watch(control: Interruptible) -> None:
+    """Interrupt ``control``'s solving (running or next) when the work this
+    thread runs for :func:`call_before` is given up on."""
+    stop = _stop_here()
+    if stop is not None:
+        stop.controls.add(control)
+        if stop.stopped():
+            control.interrupt()
+
+
+def checkpoint() -> None:
+    """Abandoned, when the work this thread runs was given up on."""
+    stop = _stop_here()
+    if stop is not None and stop.stopped():
+        raise Abandoned
 
 
 def seconds(text: str) -> float:
@@ -109,23 +173,34 @@ def limit_memory(megabytes: int) -> None:
 def call_before(deadline: float, work: Callable[[], T]) -> T:
     """``work()`` in a worker thread, waited for until ``deadline``
     (time.monotonic()); its exception is raised here.  OutOfTime when the
-    deadline passes first: the thread goes on, and the process must end with
-    :func:`leave`.  Ctrl-C in the main thread interrupts the wait."""
+    deadline passes first: the work is given up on (its solves interrupted,
+    Abandoned at its next :func:`checkpoint`), and only a grounding step
+    under way goes on, on the worker thread, which then ends; the command
+    line leaves at once instead (:func:`leave`).  Ctrl-C in the waiting
+    thread interrupts the wait, and gives the work up too."""
     box: dict[str, object] = {}
+    stop = _Stop(_stop_here())
 
     def run() -> None:
+        _current.stop = stop
         try:
             box["value"] = work()
+        except Abandoned:  # no one waits for it
+            pass
         except BaseException as error:  # handed to the waiting thread
             box["error"] = error
 
     worker = threading.Thread(target=run, name="evlogic-work", daemon=True)
     worker.start()
-    while worker.is_alive():
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise OutOfTime
-        worker.join(min(POLL, left))
+    try:
+        while worker.is_alive():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise OutOfTime
+            worker.join(min(POLL, left))
+    except BaseException:  # out of time, or Ctrl-C
+        stop.stop()
+        raise
     if "error" in box:
         raise box["error"]  # type: ignore[misc]
     return box["value"]  # type: ignore[return-value]

@@ -86,8 +86,18 @@ rule_variants = st.fixed_dictionaries(
 )
 
 
+def fitted(variant: dict, board: dict) -> dict:
+    """``variant`` with its game end within the board's states (a rule set's
+    game end beyond them is refused, by files and the API alike)."""
+    if "game_end" not in variant:
+        return variant
+    return {**variant, "game_end": min(variant["game_end"], len(board["states"]))}
+
+
 def game_under(board: dict, players: list[dict], variant: dict) -> Game:
-    """The position as a game scored by the rule set ``variant`` (named "random")."""
+    """The position as a game scored by the rule set ``variant`` (named
+    "random"), its game end fitted to the board."""
+    variant = fitted(variant, board)
     document = yaml_document(yaml.safe_dump({"name": "random", **variant}), "rules.yaml")
     game = as_game(board, players)
     return Game(game.board, game.players, game.source, rule_set_from_field(document, Path(".")))
@@ -95,6 +105,7 @@ def game_under(board: dict, players: list[dict], variant: dict) -> Game:
 
 def engine_and_plain(board: dict, players: list[dict], variant: dict) -> tuple[dict, dict]:
     """The engine's report and the plain scorer's, for one position and rule set."""
+    variant = fitted(variant, board)
     engine = score_game(game_under(board, players, variant)).to_dict()
     plain = score_position(
         board["states"],

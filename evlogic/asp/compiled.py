@@ -32,7 +32,7 @@ import clingo.ast
 from clingo import Function, Number, Symbol, Tuple_
 
 from evlogic.asp.facts import board_program, state_ids
-from evlogic.asp.solver import SolverError
+from evlogic.asp.solver import SolverError, per_thread_cache
 from evlogic.loading.boards import Board
 from evlogic.loading.games import Game, plain_line, quick_player
 from evlogic.loading.rulesets import RuleSet
@@ -373,9 +373,10 @@ def ground_chunk(board: Compiled, packed: Packed, positions: Sequence[Position])
     return control
 
 
-@lru_cache(maxsize=1)
+@per_thread_cache(maxsize=1)
 def _batch_statements() -> tuple[clingo.ast.AST, ...]:
-    """The chunk encoding, parsed once a process (parsing its files costs
+    """The chunk encoding, parsed once a thread (see
+    evlogic.asp.solver.per_thread_cache; parsing its files costs
     about 2.5 ms a chunk, adding the parsed statements about 0.7)."""
     statements: list[clingo.ast.AST] = []
     clingo.ast.parse_files([str(rules_dir() / name) for name in BATCH_RULES], statements.append)

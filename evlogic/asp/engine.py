@@ -13,7 +13,7 @@ from evlogic.asp.solver import (
     rule_paths,
     solve,
 )
-from evlogic.loading.games import Game, load_game
+from evlogic.loading.games import Game, checked_game, load_game
 from evlogic.loading.rulesets import RuleSet, load_rule_set
 from evlogic.reports.report import ScoreReport, atoms_by_position, decode
 
@@ -47,7 +47,9 @@ def scoring_rules(game: Game) -> tuple[str, ...]:
 
 def score_game(game: Game) -> ScoreReport:
     """Score one position with the rules in ``rules/`` (the way `evlogic
-    batch` scores a chunk of them)."""
+    batch` scores a chunk of them).  A game built in Python is validated as
+    a game file is (evlogic.loading.games.checked_game): InputError."""
+    game = checked_game(game)
     paths = [*rule_paths(scoring_rules(game)), *rule_paths(POSITION_INPUT), *game.rules.programs]
     facts, board = game.rules.program(), board_program(game.board)
     if len(game.board.states) <= CACHED_BOARD_STATES:

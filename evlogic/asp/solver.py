@@ -9,17 +9,21 @@ calls) for k = 1, 2, ... while ``grew(k-1)`` holds.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import ParamSpec, TypeVar
 
 import clingo
 import clingo.ast
 
 from evlogic.asp.quantifier import rewritten
 from evlogic.errors import InputError
+from evlogic.limits import checkpoint, watch
 from evlogic.loading.yamlfile import read_file
 from evlogic.resources import display_path, rules_dir
 
@@ -58,6 +62,38 @@ EXPLAIN_RULES: tuple[str, ...] = (
 )
 
 
+Arguments = ParamSpec("Arguments")
+Result = TypeVar("Result")
+
+
+def per_thread_cache(
+    maxsize: int,
+) -> Callable[[Callable[Arguments, Result]], Callable[Arguments, Result]]:
+    """:func:`functools.lru_cache`, one cache a thread.
+
+    For clingo syntax trees: a tree is used by one thread only.  Trees
+    shared by threads that parse and add them at the same time end in
+    "invalid ast" errors and then a crash, and a search past its deadline
+    may still be grounding on a thread of its own; with a cache a thread,
+    each thread parses its own trees once and no other thread ever touches
+    them.  A thread's cache goes with the thread."""
+
+    def decorate(function: Callable[Arguments, Result]) -> Callable[Arguments, Result]:
+        local = threading.local()
+
+        @functools.wraps(function)
+        def cached(*args: Arguments.args, **kwargs: Arguments.kwargs) -> Result:
+            try:
+                call = local.call
+            except AttributeError:
+                call = local.call = lru_cache(maxsize=maxsize)(function)
+            return call(*args, **kwargs)
+
+        return cached
+
+    return decorate
+
+
 # Facts may be empty for some input predicates, which clingo reports as
 # undefined; any other message is a bug.
 
@@ -91,7 +127,7 @@ def ground(
     rules/position_input.lp); ``statements`` are rules built as syntax trees
     (never from a user's text; or facts parsed once, :func:`parsed_facts`),
     added to the base program.  evlogic's own rule files are added as trees
-    parsed once per process (:func:`_parsed`)."""
+    parsed once a thread (:func:`_parsed`)."""
     users = user_files(rules)
     programs = read_user_programs(users)  # errors and Python first
     messages: list[str] = []
@@ -105,6 +141,8 @@ def ground(
             messages.append(message.strip())
 
     control = clingo.Control(list(options), logger=log)
+    watch(control)  # interrupted if this work is given up on (evlogic.limits)
+    checkpoint()
     try:
         with clingo.ast.ProgramBuilder(control) as builder:
             for path in rules:
@@ -124,6 +162,7 @@ def ground(
                 for statement in statements:
                     builder.add(statement)
         control.ground([("base", [])], context=context)
+        checkpoint()
     except RuntimeError:
         if not user_messages:
             raise
@@ -133,7 +172,9 @@ def ground(
     while _is_fact(control, clingo.Function("grew", [clingo.Number(layer)])):
         layer += 1
         control.ground([("frontier", [clingo.Number(layer)])])
+        checkpoint()
         control.ground([("layer", [clingo.Number(layer)])])
+        checkpoint()
     if messages:
         raise SolverError("clingo: " + " | ".join(messages))
     return control
@@ -162,6 +203,7 @@ def solve(
     with control.solve(yield_=True) as handle:
         for model in handle:
             models.append(model.symbols(shown=True))
+    checkpoint()  # an interrupted solve has no answer to give
     if len(models) == 1:
         return models[0]
     if users:
@@ -176,23 +218,25 @@ def solve(
     raise SolverError("the scoring rules have no answer set for this input")
 
 
-@lru_cache(maxsize=256)
+@per_thread_cache(maxsize=256)
 def _parsed(path: Path) -> tuple[clingo.ast.AST, ...]:
-    """One of evlogic's own rule files as syntax trees, parsed once per
-    process: parsing the scoring rules cost more than adding their trees
-    (1.7 ms against 0.9 ms of the 12 ms a usa position takes).  Each file's
-    trees begin with its ``#program base.``; comments are left out."""
+    """One of evlogic's own rule files as syntax trees, parsed once a
+    thread (see :func:`per_thread_cache`): parsing the scoring rules cost
+    more than adding their trees (1.7 ms against 0.9 ms of the 12 ms a usa
+    position takes).  Each file's trees begin with its ``#program base.``;
+    comments are left out."""
     statements: list[clingo.ast.AST] = []
     clingo.ast.parse_files([str(path)], statements.append)
     return tuple(s for s in statements if s.ast_type != clingo.ast.ASTType.Comment)
 
 
-@lru_cache(maxsize=16)
+@per_thread_cache(maxsize=16)
 def parsed_facts(facts: str) -> tuple[clingo.ast.AST, ...]:
     """Facts that stay the same from call to call (a board's, see
     evlogic.asp.facts.board_program) as syntax trees for :func:`ground`'s
-    ``statements``, parsed once: adding the trees of the usa board costs
-    half of parsing its text."""
+    ``statements``, parsed once a thread (see :func:`per_thread_cache`:
+    the trees are the asking thread's alone): adding the trees of the usa
+    board costs half of parsing its text."""
     statements: list[clingo.ast.AST] = []
     clingo.ast.parse_string(facts, statements.append)
     return tuple(statements)
@@ -384,4 +428,5 @@ class Search:
         with self.control.solve(yield_=True) as handle:
             for model in handle:
                 best = model.symbols(shown=True)
+        checkpoint()
         return best

@@ -8,10 +8,11 @@ nothing here knows a scoring rule.
 from __future__ import annotations
 
 import os
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
-from evlogic.errors import quote
+from evlogic.errors import InputError, quote
 from evlogic.loading.yamlfile import Field, closest, missing, read_yaml
 from evlogic.resources import bundled_boards
 
@@ -132,7 +133,55 @@ def board_from_field(top: Field, default_name: str) -> Board:
         game_end = fields["game_end"].integer(1, len(states), what="a number of states")
     else:
         game_end = min(DEFAULT_GAME_END, len(states))
-    return Board(name=name, game_end=game_end, states=states, source=top.source)
+    board = Board(name=name, game_end=game_end, states=states, source=top.source)
+    _CHECKED.add(board)
+    return board
+
+
+#: Boards validated already (read from a file, or checked by checked_board).
+_CHECKED: weakref.WeakSet[Board] = weakref.WeakSet()
+
+
+def checked_board(board: object, source: str, path: str = "board") -> Board:
+    """``board`` (built in Python, say) validated exactly as a board file is:
+    its fields go through :func:`board_from_field`, so an error is the
+    same InputError, naming ``source`` (the argument) and the field
+    (``board.states.NY.neighbors[0]``).  A board is checked once (boards
+    are compared by identity: change none after using it)."""
+    if not isinstance(board, Board):
+        what = f"must be a Board (evlogic.load_board reads one), not {_kind(board)}"
+        raise InputError(source, what, field=path)
+    if board in _CHECKED:
+        return board
+    states: object = board.states  # not a mapping: board_from_field words it
+    if isinstance(board.states, dict):
+        states = {}
+        for key, state in board.states.items():
+            where = f"{path}.states.{key}"
+            if not isinstance(state, State):
+                raise InputError(source, f"must be a State, not {_kind(state)}", field=where)
+            if state.id != key:
+                raise InputError(
+                    source, f"is the State of id {quote(state.id)}, not {quote(key)}", field=where
+                )
+            entry: dict[str, object] = {"ev": state.ev, "name": state.name, "swing": state.swing}
+            entry["neighbors"] = _listed(state.neighbors)
+            if state.hex is not None:
+                entry["hex"] = _listed(state.hex)
+            states[key] = entry
+    mapping = {"name": board.name, "game_end": board.game_end, "states": states}
+    board_from_field(Field(source, path, mapping, None, None), default_name="board")
+    _CHECKED.add(board)
+    return board
+
+
+def _listed(value: object) -> object:
+    """A tuple as the list a file would hold; anything else as it is."""
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _kind(value: object) -> str:
+    return "nothing" if value is None else type(value).__name__
 
 
 def _check_borders(states_field: Field, raw: dict[str, dict[str, Field]]) -> None:

@@ -9,13 +9,14 @@ nothing here knows a scoring rule.
 from __future__ import annotations
 
 import os
+import weakref
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeGuard
 
 from evlogic.errors import InputError, quote
-from evlogic.loading.boards import Board, load_board, resolve_board
+from evlogic.loading.boards import Board, checked_board, load_board, resolve_board
 from evlogic.loading.expect import Expected, read_expect
 from evlogic.loading.rulesets import RuleSet, load_rule_set, rule_set_from_field
 from evlogic.loading.yamlfile import Field, read_yaml, yaml_document
@@ -89,7 +90,61 @@ def game_from_fields(
             won.append(state_id)
         players.append(Player(name=name, home=home, states=tuple(won)))
     expect = read_expect(fields["expect"], names, board) if "expect" in fields else None
-    return Game(board=board, players=tuple(players), source=source, rules=rules, expect=expect)
+    game = Game(board=board, players=tuple(players), source=source, rules=rules, expect=expect)
+    _checked(game)
+    return game
+
+
+#: Games validated already (read from a file, or checked by checked_game),
+#: by identity: id -> the game, while it lives.
+_CHECKED: weakref.WeakValueDictionary[int, Game] = weakref.WeakValueDictionary()
+
+
+def _checked(game: Game) -> Game:
+    _CHECKED[id(game)] = game
+    return game
+
+
+def checked_game(game: object, source: str = "game") -> Game:
+    """``game`` (built in Python, say) validated exactly as a game file is:
+    its players go through :func:`game_from_fields` and its board through
+    evlogic.loading.boards.checked_board, so every position a file could
+    not hold (a state owned twice, two players on one home, another
+    player's home owned, a name used twice, an unknown state, a value of
+    the wrong type) is the same InputError, naming ``source`` (the
+    argument) and the field (``players[1].home``).  Games read from files
+    are not checked again."""
+    if not isinstance(game, Game):
+        what = f"must be a Game (evlogic.load_game reads one), not {_kind(game)}"
+        raise InputError(source, what)
+    if _CHECKED.get(id(game)) is game:
+        return game
+    board = checked_board(game.board, source)
+    if not isinstance(game.rules, RuleSet):
+        what = f"must be a RuleSet (evlogic.load_rule_set reads one), not {_kind(game.rules)}"
+        raise InputError(source, what, field="rules")
+    if not isinstance(game.source, str):
+        raise InputError(source, f"must be text, not {_kind(game.source)}", field="source")
+    players = game.players
+    if isinstance(players, (tuple, list)):
+        players = [
+            _player_fields(player, source, f"players[{n}]") for n, player in enumerate(players)
+        ]
+    fields = {"players": Field(source, "players", players, None, None)}
+    game_from_fields(fields, board, source, game.rules)
+    return _checked(game)
+
+
+def _player_fields(player: object, source: str, path: str) -> dict[str, object]:
+    """A Player as the mapping a game file would hold."""
+    if not isinstance(player, Player):
+        raise InputError(source, f"must be a Player, not {_kind(player)}", field=path)
+    states = list(player.states) if isinstance(player.states, tuple) else player.states
+    return {"name": player.name, "home": player.home, "states": states}
+
+
+def _kind(value: object) -> str:
+    return "nothing" if value is None else type(value).__name__
 
 
 #: Keys a JSON line may have (:func:`quick_players` reads only ``players``).
@@ -179,12 +234,13 @@ def quick_game(value: object, board: Board, source: str, rules: RuleSet) -> Game
     players = quick_players(value, board.states)
     if players is None:
         return None
-    return Game(
+    game = Game(
         board=board,
         players=tuple(Player(name, home, tuple(won)) for name, home, won in players),
         source=source,
         rules=rules,
     )
+    return _checked(game)
 
 
 def check_game_end(board: Board, rules: RuleSet) -> None:

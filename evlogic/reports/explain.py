@@ -23,7 +23,7 @@ from evlogic.asp.facts import (
 )
 from evlogic.asp.solver import EXPLAIN_RULES, rule_paths, solve
 from evlogic.errors import InputError, quote
-from evlogic.loading.games import Game
+from evlogic.loading.games import Game, checked_game
 from evlogic.loading.yamlfile import closest
 from evlogic.reports.report import PlayerScore, ScoreReport, atoms_by_position, decode
 
@@ -114,7 +114,11 @@ def player_number(game: Game, name: str) -> int:
 
 
 def explain_game(game: Game, name: str) -> Explanation:
-    """Explain player ``name``'s score in one solver call."""
+    """Explain player ``name``'s score in one solver call.  A game built in
+    Python is validated as a game file is (evlogic.loading.games.checked_game)."""
+    game = checked_game(game)
+    if not isinstance(name, str):
+        raise InputError("name", f"must be a player's name, not {type(name).__name__}")
     number = player_number(game, name)
     facts = (
         game.rules.program()
