@@ -205,21 +205,23 @@ def test_a_board_over_the_bound_is_413_before_it_is_queued(client, size):
         )
 
 
-def tripartite_yaml(group: int) -> str:
-    """A complete tripartite board whose neighbour lists are YAML aliases:
-    a few KB of text, and as dense as its lists once read."""
+def tripartite_yaml(group: int, aliases: bool = True) -> str:
+    """A complete tripartite board, its neighbour lists YAML aliases (a few
+    KB of text, as dense as its lists once read) or written out."""
     parts = [[f"{part}{i}" for i in range(group)] for part in "XYZ"]
     lines = ["name: tripartite", "states:"]
     for index, part in enumerate(parts):
         others = ", ".join(state for other in parts if other is not part for state in other)
+        if not aliases:
+            lines += [f"  {state}: {{ev: 3, neighbors: [{others}]}}" for state in part]
+            continue
         lines.append(f"  {part[0]}: {{ev: 3, neighbors: &others{index} [{others}]}}")
         lines += [f"  {state}: {{ev: 3, neighbors: *others{index}}}" for state in part[1:]]
     return "\n".join(lines) + "\n"
 
 
 def test_an_upload_that_reads_as_a_board_over_the_bound_is_413(client):
-    text = tripartite_yaml(60)
-    assert len(text) < 10_000
+    text = tripartite_yaml(60, aliases=False)
     answer = client.post("/api/boards/parse", json={"yaml": text, "filename": "t.yaml"})
     message = one_line_error(answer.status_code, answer.json(), 413)
     assert message.startswith("t.yaml: too large for this server: 180 states, 10,800 borders")
@@ -228,6 +230,16 @@ def test_an_upload_that_reads_as_a_board_over_the_bound_is_413(client):
     answer = client.post("/api/games/parse", json={"yaml": game, "filename": "g.yaml"})
     message = one_line_error(answer.status_code, answer.json(), 413)
     assert message.startswith("g.yaml: line 2: board: too large for this server: 180 states")
+
+
+def test_an_upload_whose_aliases_expand_to_a_dense_board_is_refused_as_read(client):
+    """A few KB of YAML aliases that would read as 10,800 borders: the
+    loader refuses it before building anything, as on the command line."""
+    text = tripartite_yaml(60)
+    assert len(text) < 10_000
+    answer = client.post("/api/boards/parse", json={"yaml": text, "filename": "t.yaml"})
+    message = one_line_error(answer.status_code, answer.json(), 400)
+    assert message.startswith("t.yaml: line 3: states.X0.neighbors: YAML aliases (*name) repeat")
 
 
 def test_heavy_requests_leave_a_worker_to_small_ones(server):
