@@ -128,7 +128,24 @@ def positions(
     # breaks ties between equally large cores.
     for player in players:
         player["states"] = draw(st.permutations(player["states"]))
+    # Only positions that can happen: the board's game end is never below
+    # the states won (tests/test_game_end.py tests the refusal).
+    board["game_end"] = max(board["game_end"], states_won(players))
     return board, players
+
+
+def states_won(players: list[dict]) -> int:
+    """The states the players own, homes included."""
+    return sum(len({player["home"], *player["states"]}) for player in players)
+
+
+def within_game_end(variant: dict, players: list[dict]) -> dict:
+    """A rule set ``variant`` whose game end the position can have: raised
+    to its states won when lower (a position past its game end cannot
+    happen and is refused; tests/test_game_end.py)."""
+    if variant.get("game_end", 0) >= states_won(players) or "game_end" not in variant:
+        return variant
+    return {**variant, "game_end": states_won(players)}
 
 
 def as_game(board: dict, players: list[dict]) -> Game:

@@ -24,6 +24,7 @@ from evlogic.asp import compiled
 from evlogic.asp.engine import score_game
 from evlogic.batch.lines import Packed
 from evlogic.batch.runner import BatchOptions, _json_line, run_batch
+from evlogic.errors import InputError
 from evlogic.loading.boards import load_board
 from evlogic.loading.rulesets import load_rule_set
 from evlogic.resources import bundled_boards
@@ -72,8 +73,19 @@ def test_batch_lines_equal_the_readable_reports(several, rules):
             lines.append(json.dumps({**game, "players": players}))
             scored = game_under(board, players, variant)
             assert compiled.applies(scored.board, scored.rules)  # the compiled path is tested
-            expected.append({"line": number + 1, **score_game(scored).to_dict()})
+            try:
+                expected.append({"line": number + 1, **score_game(scored).to_dict()})
+            except InputError as error:  # past the game end: refused alike
+                expected.append({"line": number + 1, "error": error.message})
         for line, report in zip(batch_lines(lines, base), expected, strict=True):
+            if "error" in report:
+                prefix = f"in.jsonl: line {report['line']}: players: "
+                assert line["error"].startswith(prefix), line
+                # the same words; where the game end was set names each one's file
+                said = line["error"].removeprefix(prefix)
+                assert said.split(" (set by ")[0] == report["error"].split(" (set by ")[0]
+                assert "but the game ends when state" in said
+                continue
             assert line.keys() == report.keys()
             for key in report:
                 if key != "players":
@@ -253,7 +265,9 @@ def test_more_players_than_64_are_written_as_the_readable_path_writes_them(tmp_p
     """Players are keyed by their number in the rows the rules show: any
     number of them, not only those a table of keys was made for."""
     states = {f"S{n:02d}": {"ev": 1 + n % 3, "neighbors": []} for n in range(70)}
-    (tmp_path / "b70.yaml").write_text(yaml.safe_dump({"name": "b70", "states": states}))
+    # (68 states won: the game ends at the 70th, not the default 36th)
+    board = {"name": "b70", "game_end": 70, "states": states}
+    (tmp_path / "b70.yaml").write_text(yaml.safe_dump(board))
     board = load_board(tmp_path / "b70.yaml")
     players = [{"name": f"P{n}", "home": f"S{n:02d}"} for n in range(66)]
     players[65]["states"] = ["S66", "S67"]

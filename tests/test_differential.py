@@ -17,7 +17,7 @@ from evlogic.loading.games import Game
 from evlogic.loading.rulesets import rule_set_from_field
 from evlogic.loading.yamlfile import yaml_document
 from plain_scorer import Rules, score_position
-from strategies import as_game, big_positions, positions
+from strategies import as_game, big_positions, positions, within_game_end
 
 
 def engine_report(board: dict, players: list[dict]) -> dict:
@@ -104,8 +104,10 @@ def game_under(board: dict, players: list[dict], variant: dict) -> Game:
 
 
 def engine_and_plain(board: dict, players: list[dict], variant: dict) -> tuple[dict, dict]:
-    """The engine's report and the plain scorer's, for one position and rule set."""
-    variant = fitted(variant, board)
+    """The engine's report and the plain scorer's, for one position and a
+    rule set (its game end within the board, raised to the states won when
+    lower)."""
+    variant = within_game_end(fitted(variant, board), players)
     engine = score_game(game_under(board, players, variant)).to_dict()
     plain = score_position(
         board["states"],
@@ -135,7 +137,7 @@ def test_search_encodings_give_the_scorers_totals_and_winners(position, variant)
     """`check` and `diff` read points and winners_by_points.lp; scoring reads
     totals.lp.  Both must tell the same story on every position."""
     board, players = position
-    game = game_under(board, players, variant)
+    game = game_under(board, players, within_game_end(variant, players))
     report = score_game(game).to_dict()
     facts = game.rules.program() + board_program(game.board) + game_program(game)
     atoms = solve(facts, rule_paths(SEARCH_SCORING))

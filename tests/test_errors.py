@@ -714,7 +714,7 @@ def test_a_siege_penalty_beyond_32_bits_is_an_error(cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     count = 2200  # 2,200 siege states x 1,000,000 > 2^31
     leaves = [f"S{i}" for i in range(count)]
-    board = {"states": {"H": {"ev": 1, "neighbors": leaves}}}
+    board = {"game_end": count + 1, "states": {"H": {"ev": 1, "neighbors": leaves}}}
     board["states"].update({leaf: {"ev": 1, "neighbors": ["H"]} for leaf in leaves})
     (tmp_path / "board.yaml").write_text(json.dumps(board))
     players = [{"name": "A", "home": "H"}, {"name": "B", "home": "S0", "states": leaves[1:]}]

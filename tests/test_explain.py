@@ -3,11 +3,13 @@ the plain scorer on random positions, and by re-scoring changed positions."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import RULEBOOK
 from evlogic.asp.engine import score_game
+from evlogic.errors import InputError
 from evlogic.loading.games import Game, Player, load_game
 from evlogic.reports.explain import explain_game
 from plain_scorer import score_position
@@ -190,6 +192,11 @@ def test_what_if_gains_are_real_rescoring(position, data):
             ),
             game.source,
         )
+        if sum(len({p.home, *p.states}) for p in moved.players) > board["game_end"]:
+            # one more state past the game end: a position score refuses
+            with pytest.raises(InputError, match="but the game ends when state"):
+                score_game(moved)
+            return
         gain = score_game(moved).players[me].total - score_game(game).players[me].total
         assert option.gain == gain
 

@@ -98,12 +98,13 @@ NEUTRAL = {
     ("game_end", 2),
     ("states_won", 2),
     ("final", 1),
+    ("past_game_end", 1),
     ("triangle", 2),
 }
 
 #: Of NEUTRAL, what moving a far home or dropping a far state changes:
 #: never read by a program that gets rules/search/near_only.lp.
-WHOLE_POSITION = {("states_won", 2), ("final", 1), ("triangle", 2)}
+WHOLE_POSITION = {("states_won", 2), ("final", 1), ("past_game_end", 1), ("triangle", 2)}
 
 #: What a position is made of, and the argument that names the player.
 POSITION = {("home", 3): 1, ("owned", 3): 1, ("player", 2): 1}

@@ -370,6 +370,7 @@ def _search(
         (*SOLVER_OPTIONS, "--opt-mode=ignore"),
         statements=statements,
     )
+    _refuse_homes_past_game_end(control, board, players)
     if applies is not None:
         grounded = {
             atom.symbol.arguments[0].number
@@ -873,6 +874,21 @@ def _any_position(
         control.assign_external(probe, False)
 
 
+def _refuse_homes_past_game_end(control: clingo.Control, board: Board, players: int) -> None:
+    """More players than a game end the rules give (game_end/2 of
+    rules/position.lp, a fact of the grounding): the homes alone are more
+    states won than that, so no position could happen."""
+    ends = [atom.symbol.arguments[1] for atom in control.symbolic_atoms.by_signature("game_end", 2)]
+    numbers = [value.number for value in ends if value.type == clingo.SymbolType.Number]
+    end = min(numbers, default=None)
+    if end is not None and players > end:
+        raise InputError(
+            "--players",
+            f"must be at most {end} on {board.name}: the game ends when state {end} is won, "
+            "and each player's home is a state won",
+        )
+
+
 def _no_position(
     board: Board, programs: list[Path], players: int, max_states: int | None
 ) -> InputError:
@@ -882,7 +898,8 @@ def _no_position(
     return InputError(
         names,
         f"no position on {board.name} with {players} player(s){within} satisfies these "
-        "programs (a constraint that rules out every position, or a board too small?): "
+        "programs (a constraint that rules out every position, a board too small, or a "
+        "position they build past the game end?): "
         "a search over no positions proves nothing",
     )
 

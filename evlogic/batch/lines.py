@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from json.encoder import encode_basestring  # what json.dumps uses, ensure_ascii=False
@@ -91,10 +91,12 @@ def report_lines(
     positions: Sequence[Position],
     numbers: Iterable[int],
     rows: Rows,
+    refused: Callable[[int, int, int], str] | None = None,
 ) -> list[str]:
     """The report line of each position (its line number from ``numbers``),
     from the rows :func:`evlogic.asp.compiled.read_rows` read, each ending
-    in a newline."""
+    in a newline.  A position past its game end (rules/batch/position.lp)
+    gets ``refused(line number, states won, game end)``, its error line."""
     won, figures, winners, cores = rows.won, rows.figures, rows.winners, rows.cores
     players = sum(len(position.names) for position in positions)
     if len(won) != len(positions) or len(figures) != players:
@@ -120,6 +122,11 @@ def report_lines(
     for g, (position, number) in enumerate(zip(positions, numbers, strict=True)):
         key = str(g)
         states_won, final = won[key].split(",")
+        if final == "2":  # past the game end: a position no game reaches
+            if refused is None:
+                raise SolverError("a position past its game end, and no error line for it")
+            lines.append(refused(number, int(states_won), board.game_end))
+            continue
         key += ","
         players_text = []
         winner_names = []

@@ -31,7 +31,7 @@ from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
@@ -45,12 +45,18 @@ from evlogic.batch.workers import Lost, Workers, WorkersFailed
 from evlogic.errors import InputError, quote
 from evlogic.limits import DEFAULT_MEMORY_MB, limit_memory
 from evlogic.loading.boards import Board, load_board, resolve_board
-from evlogic.loading.games import Game, check_game_end, game_from_fields, quick_game
+from evlogic.loading.games import (
+    Game,
+    check_game_end,
+    game_from_fields,
+    past_game_end,
+    quick_game,
+)
 from evlogic.loading.jsonkeys import DuplicateKey, loads
 from evlogic.loading.jsonlines import Line, numbered, utf8_line
 from evlogic.loading.rulesets import RuleSet, load_rule_set, rule_set_from_field
 from evlogic.loading.yamlfile import Field, is_unicode
-from evlogic.reports.report import atoms_by_position, decode
+from evlogic.reports.report import Atoms, atoms_by_position, decode
 from evlogic.resources import maps_dir, rules_dir
 
 #: Lines per chunk: big enough that a grounding's fixed costs (a clingo
@@ -422,7 +428,7 @@ def _score_games(
         paths = [*rule_paths(), *rule_paths(POSITION_INPUT), *rules.programs]
         atoms = atoms_by_position(solve(facts, paths, positions))
         return {
-            number: {"line": number, **decode(atoms[index], game).to_dict()}
+            number: _decoded(atoms[index], game, number)
             for index, (number, game) in enumerate(games)
         }
     except InputError as error:  # the rule set's own .lp files are broken
@@ -435,6 +441,15 @@ def _score_games(
         **_score_games(board, rules, games[:half], options),
         **_score_games(board, rules, games[half:], options),
     }
+
+
+def _decoded(atoms: Atoms, game: Game, number: int) -> dict:
+    """The report of line ``number``, or its error when the rules refuse the
+    position (past its game end, a figure past 2^31): that line's alone."""
+    try:
+        return {"line": number, **decode(atoms, game, number).to_dict()}
+    except InputError as error:
+        return {"line": number, "error": str(error)}
 
 
 def _score_positions(
@@ -452,7 +467,15 @@ def _score_positions(
         control = compiled.ground_chunk(table, compiled.pack(table, scored), scored)
         rows = compiled.read_rows(compiled.solve(control))
         numbers = [number for number, _ in positions]
-        lines = report_lines(table, board.name, rules.name, scored, numbers, rows)
+        lines = report_lines(
+            table,
+            board.name,
+            rules.name,
+            scored,
+            numbers,
+            rows,
+            refused=partial(_past_game_end_line, board, rules, options.source),
+        )
         return dict(zip(numbers, lines, strict=True))
     except Exception as error:
         if len(positions) == 1:
@@ -462,6 +485,15 @@ def _score_positions(
         **_score_positions(board, rules, positions[:half], options),
         **_score_positions(board, rules, positions[half:], options),
     }
+
+
+def _past_game_end_line(
+    board: Board, rules: RuleSet, source: str, number: int, states_won: int, game_end: int
+) -> str:
+    """The error line of line ``number``, past its game end, worded as the
+    readable path and score word it."""
+    error = past_game_end(source, board, rules, states_won, game_end, number)
+    return _json_line({"line": number, "error": str(error)})
 
 
 def _unexpected(number: int, error: BaseException, options: BatchOptions) -> dict:

@@ -20,7 +20,10 @@ HELP = """\
 Search all positions on a board (all homes, all ownerships, unclaimed
 states allowed) for a counterexample to PROPERTY: a bundled one
 ({properties})
-or an .lp file defining violation.
+or an .lp file defining violation. Only positions that can happen are
+searched: at most the game end's number of states won, homes included (the
+game ends when that state is won); a property about finished games asks
+for final(0).
 
 Answers holds (proved), counterexample (as a game file that score and
 diagram accept: the smallest, unless the time ran out before that was

@@ -19,6 +19,8 @@ Find the smallest position (fewest owned states) where rule sets A and B
 give a player a different total, and one where they crown a different
 winner; each printed as a game file with both score tables; or prove that
 none exists. The two searches run side by side and share the --timeout.
+Only positions that can happen under both rule sets are searched: at most
+either game end's number of states won, homes included.
 
 Exit status: 0 both searches proved the rule sets equivalent, 1 either
 found a difference, 3 a search is unknown and none found a difference,

@@ -46,6 +46,9 @@ class Board:
     game_end: int
     states: dict[str, State]
     source: str
+    #: The board file's game_end (None: the default, DEFAULT_GAME_END or
+    #: every state): an error about the game end names its file and line.
+    game_end_field: Field | None = None
 
     def suggest(self, state_id: str) -> str:
         """A ``(did you mean ...?)`` hint for an unknown id: the state of that
@@ -129,11 +132,18 @@ def board_from_field(top: Field, default_name: str) -> Board:
                 f"does not list {quote(state_id)} (borders must be listed on both sides)"
             )
 
-    if "game_end" in fields:
-        game_end = fields["game_end"].integer(1, len(states), what="a number of states")
+    game_end_field = fields.get("game_end")
+    if game_end_field is not None:
+        game_end = game_end_field.integer(1, len(states), what="a number of states")
     else:
         game_end = min(DEFAULT_GAME_END, len(states))
-    board = Board(name=name, game_end=game_end, states=states, source=top.source)
+    board = Board(
+        name=name,
+        game_end=game_end,
+        states=states,
+        source=top.source,
+        game_end_field=game_end_field,
+    )
     _CHECKED.add(board)
     return board
 

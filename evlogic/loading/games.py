@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TypeGuard
 
 from evlogic.errors import InputError, quote
-from evlogic.loading.boards import Board, checked_board, load_board, resolve_board
+from evlogic.loading.boards import DEFAULT_GAME_END, Board, checked_board, load_board, resolve_board
 from evlogic.loading.expect import Expected, read_expect
 from evlogic.loading.rulesets import RuleSet, load_rule_set, rule_set_from_field
 from evlogic.loading.yamlfile import Field, read_yaml, yaml_document
@@ -286,3 +286,48 @@ def game_from_document(top: Field, base: Path, rules: RuleSet | None = None) -> 
     if rules is None and "rules" in fields:
         rules = rule_set_from_field(fields["rules"], base)
     return game_from_fields(fields, board, top.source, rules)
+
+
+def game_end_origin(board: Board, rules: RuleSet) -> str:
+    """Where the game end that ``rules`` has on ``board`` was set, as an
+    error names it: a rule set's field (its file and line: a rule set file,
+    or the ``rules:`` of a game), else the board's, else the default."""
+    if rules.game_end is not None:
+        if rules.game_end_field is not None:
+            return _field_place(rules.game_end_field)
+        return f"game_end of rule set {quote(rules.name)} ({rules.source})"
+    field = board.game_end_field
+    if field is not None:
+        line = "" if field.line is None else f", line {field.line}"
+        return f"game_end of board {quote(board.name)} ({field.source}{line})"
+    return (
+        f"the default of board {quote(board.name)} ({board.source} sets no game_end: "
+        f"{DEFAULT_GAME_END} states, or all of them when fewer)"
+    )
+
+
+def _field_place(field: Field) -> str:
+    line = "" if field.line is None else f", line {field.line}"
+    return f"{field.path} of {field.source}{line}"
+
+
+def past_game_end(
+    source: str,
+    board: Board,
+    rules: RuleSet,
+    states_won: int,
+    game_end: int,
+    line: int | None = None,
+) -> InputError:
+    """The error for a position (of ``source``, on ``line`` of it) with more
+    states won than its game end, both figures the rules' (past_game_end/1
+    of rules/position.lp, won/3 of rules/batch/position.lp): no game
+    reaches it."""
+    return InputError(
+        source,
+        f"{states_won} states won (homes included), but the game ends when state "
+        f"{game_end} is won (set by {game_end_origin(board, rules)}): "
+        "no position has more states won than that",
+        field="players",
+        line=line,
+    )

@@ -17,7 +17,7 @@ from clingo import Symbol, Tuple_
 from evlogic.asp.facts import state_ids
 from evlogic.asp.solver import SolverError
 from evlogic.errors import InputError, quote
-from evlogic.loading.games import Game
+from evlogic.loading.games import Game, past_game_end
 from evlogic.resources import display_path
 
 
@@ -95,9 +95,16 @@ def atoms_by_position(symbols: Sequence[Symbol]) -> dict[int, Atoms]:
     return buckets
 
 
-def decode(atoms: Atoms, game: Game) -> ScoreReport:
-    """Turn one position's atoms (see :func:`atoms_by_position`) into a report."""
+def decode(atoms: Atoms, game: Game, line: int | None = None) -> ScoreReport:
+    """Turn one position's atoms (see :func:`atoms_by_position`) into a
+    report; a position past its game end is an InputError naming the game
+    (``line``: the line of its source it is on) and where the game end was
+    set."""
     _check_shape(atoms, game)
+    (states_won,) = atoms["states_won"][0]
+    (game_end,) = atoms["game_end"][0]
+    if atoms["past_game_end"]:  # rules/position.lp: no game reaches this position
+        raise past_game_end(game.source, game.board, game.rules, states_won, game_end, line)
     _check_overflow(atoms, game)
     ids = state_ids(game.board)
     cores = {p: [ids[a], ids[b]] for p, a, b in atoms["core"]}
@@ -109,8 +116,6 @@ def decode(atoms: Atoms, game: Game) -> ScoreReport:
         siege[p].append(ids[state])
     scores = {figures[0]: figures[1:] for figures in atoms["score"]}
     winners = sorted(p for (p,) in atoms["winner"])
-    (states_won,) = atoms["states_won"][0]
-    (game_end,) = atoms["game_end"][0]
 
     players = []
     for number, player in enumerate(game.players):
