@@ -164,6 +164,23 @@ def test_for_every_over_nothing_still_searches_the_position(cli, five):
     assert player0["home"] == "E"
 
 
+def test_two_choices_of_one_predicate_are_refused(cli, five):
+    """Each choice's "exactly one" counts the other choices' atoms: three
+    choices of p asking for one atom in each of three overlapping sets
+    leave no answer at home E, and with it the counterexample there."""
+    (five / "p.lp").write_text(
+        "e(0, 1).\ne(1, 0).\narmed :- home(0, 0, H), ev(H, 7).\n"
+        "1 { p(1, B, C) : e(B, C), armed } 1.\n"
+        "1 { p(A, 1, C) : e(A, C), armed } 1.\n"
+        "1 { p(A, B, 1) : e(A, B), armed } 1.\n"
+        "violation :- home(0, 0, H), ev(H, 7).\n"
+    )
+    result = cli("check", "p.lp", "--board", "five.yaml")
+    assert result.code == 2, result.out
+    [error] = result.err.splitlines()
+    assert "p.lp: line 4:" in error and "which another choice chooses too" in error, error
+
+
 # --- the argument, by brute force ----------------------------------------------------
 
 PROPERTIES = [

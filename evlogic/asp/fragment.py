@@ -255,7 +255,9 @@ def _common_statement(node: AST) -> bool:
     raise _Outside(node, "a statement outside the fragment")
 
 
-def _property_statement(node: AST, theirs: frozenset[Predicate], chosen: set[Predicate]) -> None:
+def _property_statement(
+    node: AST, theirs: frozenset[Predicate], chosen: dict[Predicate, int]
+) -> None:
     if _common_statement(node):
         return
     if node.ast_type == T.ShowSignature:
@@ -269,7 +271,7 @@ def _property_statement(node: AST, theirs: frozenset[Predicate], chosen: set[Pre
         return
     head = node.head
     if head.ast_type == T.Aggregate:
-        _for_every(node, theirs)
+        _for_every(node, theirs, chosen)
         return
     atom = _plain_head(node)
     signature = _signature(atom)
@@ -297,9 +299,12 @@ def _property_statement(node: AST, theirs: frozenset[Predicate], chosen: set[Pre
     _body(node, node.body, lambda _atom: None)
 
 
-def _for_every(node: AST, theirs: frozenset[Predicate]) -> None:
+def _for_every(node: AST, theirs: frozenset[Predicate], chosen: dict[Predicate, int]) -> None:
     """``1 { p(X) : condition } 1.``: one element, exactly one, no body, p
-    a predicate of the property's own, the condition in the fragment."""
+    a predicate of the property's own that no other choice chooses, the
+    condition in the fragment.  (Two choices of one p would each count the
+    other's atom: three of them can ask for exactly one atom in each of
+    three overlapping sets, which no set of atoms satisfies.)"""
     if not is_for_every(node):
         raise _Outside(
             node,
@@ -309,18 +314,28 @@ def _for_every(node: AST, theirs: frozenset[Predicate]) -> None:
     signature = _signature(element.literal.atom)
     if signature in theirs or signature == ("violation", 0):
         raise _Outside(node, f"a choice of {_name(signature)}, which is not the property's own")
+    if chosen.get(signature, 0) > 1:
+        raise _Outside(
+            node,
+            f"a choice of {_name(signature)}, which another choice chooses too: one "
+            "'for every such X' a predicate",
+        )
     _reserved(node, signature)
     _body(node, element.condition, lambda _atom: None)
 
 
-def _chosen(program: Program) -> set[Predicate]:
-    return {
-        _signature(element.literal.atom)
-        for node in program.rules()
-        if node.head.ast_type == T.Aggregate
-        for element in node.head.elements
-        if element.literal.ast_type == T.Literal and element.literal.atom.ast_type == T.SymbolicAtom
-    }
+def _chosen(program: Program) -> dict[Predicate, int]:
+    """Each chosen predicate, and by how many choices."""
+    chosen: dict[Predicate, int] = {}
+    for node in program.rules():
+        if node.head.ast_type != T.Aggregate:
+            continue
+        for element in node.head.elements:
+            literal = element.literal
+            if literal.ast_type == T.Literal and literal.atom.ast_type == T.SymbolicAtom:
+                signature = _signature(literal.atom)
+                chosen[signature] = chosen.get(signature, 0) + 1
+    return chosen
 
 
 def _rule_set_statement(node: AST) -> None:
