@@ -252,6 +252,25 @@ def test_a_property_showing_position_terms_is_refused(cli, tmp_path, triangle, s
     assert len(result.err.strip().splitlines()) == 1
 
 
+# Was a wrong witness, or a traceback: a term computed from a variable or written
+# with a minus passed for a state of the position found, and a constant named
+# home ended in a ValueError (exit 1)
+@pytest.mark.parametrize(
+    "show",
+    [
+        "#show X : home(0, P, S), adjacent(S, T), X = owned(P, T).",
+        "#show -owned(0, 2).",
+        "#show home.",
+    ],
+)
+def test_what_a_property_shows_is_not_read_as_the_position(cli, tmp_path, triangle, show):
+    (tmp_path / "shows.lp").write_text(f"violation :- home(0, 0, S), ev(S, 3).\n{show}\n")
+    result = cli("check", "shows.lp", "--board", "tri.yaml", "--format", "json")
+    assert result.code == 1, result.err
+    players = result.json()["counterexample"]["players"]
+    assert [(p["home"], p["states"]) for p in players] == [("A", []), ("B", [])]
+
+
 # --- what a program hides from the refusals of constraints and choices --------------------
 # Found by a hostile sweep (session 11): each was a false "holds" (exit 0) or a traceback.
 

@@ -523,7 +523,7 @@ def _solve(
             return reason
         model = handle.model()
         if model is not None:
-            return list(model.symbols(shown=True))
+            return _position(model)
         return "none" if handle.get().unsatisfiable else "unknown"
 
 
@@ -584,7 +584,7 @@ def _smallest(
     guessed = set() if guessed is None else guessed
 
     def record(model: clingo.Model) -> None:
-        progress.best = list(model.symbols(shown=True))
+        progress.best = _position(model)
         size = _owned_count(progress.best)
         publish.found(size)
         progress.phase = f"looking for one with at most {size - 1} owned states"
@@ -911,7 +911,7 @@ def _canonical(
 
     def record(model: clingo.Model) -> None:
         nonlocal best
-        best = list(model.symbols(shown=True))
+        best = _position(model)
 
     for home in range(len(board.states)):  # the lowest home first
         progress.phase = f"the first counterexample of {size} owned states, in a fixed order"
@@ -959,7 +959,7 @@ def _first_by_parts(
         found: list[tuple[list[int], list[clingo.Symbol]]] = []
 
         def record(model: clingo.Model) -> None:
-            found[:] = [(list(model.cost), list(model.symbols(shown=True)))]
+            found[:] = [(list(model.cost), _position(model))]
 
         assumptions = [_home(home), *part]
         status = _optimise(control, size, deadline, progress, record, stop, assumptions)
@@ -989,6 +989,30 @@ def _set_bound(control: clingo.Control, bound: int | None) -> None:
     for atom in control.symbolic_atoms.by_signature("evlogic_limit", 1):
         if atom.is_external:
             control.assign_external(atom.symbol, atom.symbol.arguments[0].number == bound)
+
+
+def _position(model: clingo.Model) -> list[clingo.Symbol]:
+    """Position 0 of a model as rules/generate.lp shows it, ``home(P, S)``
+    and ``owned(P, S)`` (not homes), read from the model's atoms rather than
+    from what it shows: a property may #show terms of its own, and a term
+    computed from a variable (``#show X : X = owned(0, 4).``) would pass for
+    a state of the position found."""
+    zero = clingo.Number(0)
+    atoms = model.context.symbolic_atoms
+    homes = [
+        atom.symbol
+        for atom in atoms.by_signature("home", 3)
+        if atom.symbol.arguments[0] == zero and model.contains(atom.symbol)
+    ]
+    at_home = {tuple(home.arguments[1:]) for home in homes}
+    owned = [
+        atom.symbol
+        for atom in atoms.by_signature("owned", 3)
+        if atom.symbol.arguments[0] == zero
+        and tuple(atom.symbol.arguments[1:]) not in at_home
+        and model.contains(atom.symbol)
+    ]
+    return [clingo.Function(atom.name, atom.arguments[1:]) for atom in (*homes, *owned)]
 
 
 def _owned_count(symbols: list[clingo.Symbol]) -> int:
