@@ -134,6 +134,11 @@ def test_a_property_outside_the_fragment_is_refused(cli, five, text, line, why):
         ("face_value(0, P, extra, 1) :- home(0, P, _).\n", "first argument is not a variable"),
         ("face_value(G, P, x, 1) :- home(G, P, _), owned(H, P, _).\n", "another position"),
         ("#show face_value/4.\n", "a #show"),
+        # score lists a game's states (listed/4), a search's positions list
+        # nothing: +100 on five.yaml for P1 at B with A and C listed, never in
+        # a search, so "total >= 100" was proved never to happen
+        ("face_value(G, P, early, 100) :- won_at(G, P, S, (0, 1)).\n", "reading won_at/4"),
+        ("face_value(G, P, ranked, 1) :- core_rank(G, P, _, (0, _)).\n", "reading core_rank/4"),
     ],
 )
 def test_a_rule_set_program_outside_the_fragment_is_refused(cli, five, program, why):

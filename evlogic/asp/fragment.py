@@ -136,15 +136,22 @@ REFUSED_STATEMENTS = {
 }
 
 
-#: Of what those files mention, what compares players (a rule set's
-#: figures read through them would loop through the totals) or lists the
-#: states of an explanation.
-NOT_READABLE: frozenset[Predicate] = frozenset({("winner", 2), ("outscored", 2), ("listed", 4)})
+#: Of what those files mention, what a rule set's program may not read, and why.
+NOT_READABLE: dict[Predicate, str] = {
+    # figures read through them would loop through the totals
+    ("winner", 2): "which compares players' totals",
+    ("outscored", 2): "which compares players' totals",
+    # a game lists its states in the order they were won; a search's
+    # positions list nothing, so what tells that order differs between them
+    ("listed", 4): "the order a game lists its states in, which a search's positions lack",
+    ("won_at", 4): "the order a game lists its states in, which a search's positions lack",
+    ("core_rank", 4): "the order a game lists its states in, which a search's positions lack",
+}
 
 
 def rule_set_readable() -> frozenset[Predicate]:
     """What a rule set's program may read of evlogic's predicates."""
-    return (SCORING_MENTIONS - NOT_READABLE) | BOARD_FACTS
+    return (SCORING_MENTIONS - NOT_READABLE.keys()) | BOARD_FACTS
 
 
 #: The argument of evlogic's predicates that names a player (a seat).
@@ -377,6 +384,8 @@ def _rule_set_statement(node: AST) -> None:
 
     def atom_read(read: AST) -> None:
         signature = _signature(read)
+        if signature in NOT_READABLE:
+            raise _Outside(node, f"a rule reading {_name(signature)}, {NOT_READABLE[signature]}")
         if signature in EVLOGIC_PREDICATES and signature not in readable:
             raise _Outside(
                 node,
