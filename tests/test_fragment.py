@@ -139,6 +139,10 @@ def test_a_property_outside_the_fragment_is_refused(cli, five, text, line, why):
         # a search, so "total >= 100" was proved never to happen
         ("face_value(G, P, early, 100) :- won_at(G, P, S, (0, 1)).\n", "reading won_at/4"),
         ("face_value(G, P, ranked, 1) :- core_rank(G, P, _, (0, _)).\n", "reading core_rank/4"),
+        # triangle(0, _) holds when any position has a home at state 0: a
+        # property's position 1 with a home there gave -1000 to every position
+        # of the search, none to P1 at B under score
+        ("face_value(G, P, tri, -1000) :- player(G, P), triangle(G, _).\n", "reading triangle/2"),
     ],
 )
 def test_a_rule_set_program_outside_the_fragment_is_refused(cli, five, program, why):

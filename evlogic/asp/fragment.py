@@ -146,6 +146,12 @@ NOT_READABLE: dict[Predicate, str] = {
     ("listed", 4): "the order a game lists its states in, which a search's positions lack",
     ("won_at", 4): "the order a game lists its states in, which a search's positions lack",
     ("core_rank", 4): "the order a game lists its states in, which a search's positions lack",
+    # triangle(Home, Core) holds for the homes of every position grounded
+    # beside: a position a property builds would reach position 0's figures
+    ("triangle", 2): (
+        "whose first argument is a home of any position grounded beside, not a "
+        "position (read home_triangle/3)"
+    ),
 }
 
 
