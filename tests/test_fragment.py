@@ -143,6 +143,11 @@ def test_a_property_outside_the_fragment_is_refused(cli, five, text, line, why):
         # property's position 1 with a home there gave -1000 to every position
         # of the search, none to P1 at B under score
         ("face_value(G, P, tri, -1000) :- player(G, P), triangle(G, _).\n", "reading triangle/2"),
+        # a seat's variable as a board fact's or a figure's argument tells the
+        # seats apart (seat 1: ev(1, 4)), and the search orders the homes of
+        # seats 1.. as if they were interchangeable: a false "holds" with 3 players
+        ("face_value(G, P, x, -100) :- player(G, P), ev(P, 4).\n", "copies a seat's variable"),
+        ("face_value(G, P, x, 1) :- player(G, P), states_won(G, P).\n", "copies a seat's"),
     ],
 )
 def test_a_rule_set_program_outside_the_fragment_is_refused(cli, five, program, why):

@@ -413,7 +413,8 @@ def _rule_set_statement(node: AST) -> None:
 
 def _seats(program: Program) -> dict[Predicate, set[int]]:
     """The arguments that name a seat: evlogic's (SEATS), and those of the
-    program's own predicates that a seat's variable is passed to."""
+    program's own predicates that a seat's variable is passed to (never
+    another argument of evlogic's: ``ev(P, 4)`` tells seat 1 from the rest)."""
     seats = {signature: {index} for signature, index in SEATS.items()}
     changed = True
     while changed:
@@ -424,7 +425,7 @@ def _seats(program: Program) -> dict[Predicate, set[int]]:
                 signature = _signature(atom)
                 for index, argument in enumerate(atom.symbol.arguments):
                     if (
-                        signature not in SEATS
+                        signature not in EVLOGIC_PREDICATES
                         and argument.ast_type == T.Variable
                         and argument.name in players
                         and index not in seats.setdefault(signature, set())
