@@ -450,3 +450,23 @@ def test_a_property_that_rescores_position_0_is_refused(cli, tmp_path, triangle)
     )
     assert error.startswith("evlogic: error: prop.lp: line 2: 'face_value(0,P,fudge,-100) :-")
     assert "is a rule deriving face_value/4, which the scoring rules or the rule set" in error
+
+
+# Was a false "holds": a source given two values (two rules for one name) made
+# compare.lp pair each value with the other's, so winning C was a change of
+# +50 where the total drops by 50 - 5 (A alone: 100 + 50 + 3; with C: 100 + 3 + 5)
+def test_a_source_of_two_values_changes_as_its_sum(cli, tmp_path, triangle):
+    rules = rule_set(
+        tmp_path,
+        "crowded",
+        "face_value(G, P, extra, 100) :- home(G, P, _).\n"
+        "face_value(G, P, extra, 50) :- home(G, P, _), not crowded(G, P).\n"
+        "crowded(G, P) :- player(G, P), #count{ S : owned(G, P, S) } >= 2.\n",
+    )
+    result = cli("check", "own-monotone", "--board", "tri.yaml", "--rules", rules)
+    assert result.code == 1, result.out
+    before = total(cli, rules)
+    (tmp_path / "game.yaml").write_text(
+        "board: tri.yaml\nplayers:\n  - {name: P1, home: A, states: [C]}\n  - {name: P2, home: B}\n"
+    )
+    assert before == 153 and total(cli, rules) == 108
