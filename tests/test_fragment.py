@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from conftest import board_dict
 from evlogic.asp import predicates
+from evlogic.asp.cone import treats_other_seats_alike
 from evlogic.asp.facts import board_program, game_program
 from evlogic.asp.fragment import RULE_SET_READABLE_FILES, Kind, read_program, refuse_outside
 from evlogic.asp.solver import SCORING_RULES, ground, rule_paths
@@ -193,6 +194,30 @@ def test_two_choices_of_one_predicate_are_refused(cli, five):
     assert result.code == 2, result.out
     [error] = result.err.splitlines()
     assert "p.lp: line 4:" in error and "which another choice chooses too" in error, error
+
+
+@pytest.mark.parametrize(
+    ("text", "alike"),
+    [
+        ("violation :- net_bonus(0, P, B), B < 0.\n", True),
+        (
+            "owned(1, P, S) :- owned(0, P, S), P != 0.\n"
+            "violation :- player(0, P), P = Q, winner(0, Q).\n",
+            True,
+        ),
+        ("linked(P, H) :- home(0, P, H).\nviolation :- home(0, P, S), not linked(P, S).\n", True),
+        ("violation :- home(0, 2, H), ev(H, 3).\n", False),
+        ("violation :- winner(0, 1).\n", False),
+        ("violation :- home(0, P, A), home(0, Q, B), P < Q, B < A.\n", False),
+        ("violation :- player(0, P), ev(P, 4).\n", False),
+        ("mine(1).\nviolation :- mine(P), winner(0, P).\n", False),
+    ],
+)
+def test_which_programs_tell_seats_1_and_on_apart(tmp_path, text, alike):
+    """The homes of seats 1.. are searched in increasing order only for
+    programs that cannot tell those seats apart (rules/generate.lp)."""
+    (tmp_path / "p.lp").write_text(text)
+    assert treats_other_seats_alike([tmp_path / "p.lp"]) is alike
 
 
 # --- the argument, by brute force ----------------------------------------------------

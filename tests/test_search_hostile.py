@@ -470,3 +470,14 @@ def test_a_source_of_two_values_changes_as_its_sum(cli, tmp_path, triangle):
         "board: tri.yaml\nplayers:\n  - {name: P1, home: A, states: [C]}\n  - {name: P2, home: B}\n"
     )
     assert before == 153 and total(cli, rules) == 108
+
+
+# Was a false "holds": the homes of seats 1.. were searched in increasing order
+# only, which is sound only when nothing tells those seats apart; this property
+# names seat 2, which then never had the lowest home
+def test_a_property_naming_seat_2_searches_every_order_of_the_homes(cli, tmp_path, triangle):
+    (tmp_path / "seat2.lp").write_text("violation :- home(0, 2, H), ev(H, 3).\n")
+    result = cli("check", "seat2.lp", "--board", "tri.yaml", "--players", "3", "--format", "json")
+    assert result.code == 1, result.out
+    players = result.json()["counterexample"]["players"]
+    assert [p["home"] for p in players] == ["B", "C", "A"]

@@ -52,7 +52,12 @@ from pathlib import Path
 
 import clingo
 
-from evlogic.asp.cone import BETWEEN_PLAYERS, reads_player0_only, sees_near_states_only
+from evlogic.asp.cone import (
+    BETWEEN_PLAYERS,
+    reads_player0_only,
+    sees_near_states_only,
+    treats_other_seats_alike,
+)
 from evlogic.asp.facts import board_program, state_ids
 from evlogic.asp.fragment import Program
 from evlogic.asp.solver import (
@@ -359,6 +364,8 @@ def _search(
         + board_program(board)
         + f"evlogic_players({players}).\n"
         + "".join(f"#external evlogic_limit({k}).\n" for k in range(players, top + 1))
+        # the homes of seats 1.. in increasing order only (rules/generate.lp)
+        + ("evlogic_interchangeable.\n" if treats_other_seats_alike(programs) else "")
     )
     publish.programs = programs
     loaded = search_rules(programs)
