@@ -481,3 +481,18 @@ def test_a_property_naming_seat_2_searches_every_order_of_the_homes(cli, tmp_pat
     assert result.code == 1, result.out
     players = result.json()["counterexample"]["players"]
     assert [p["home"] for p in players] == ["B", "C", "A"]
+
+
+# Was a traceback, exit 1 (which CI reads as "counterexample"): clasp's
+# "Integer overflow" on a rule set's face value near 2^31, which score refuses
+def test_figures_past_32_bits_are_refused_in_one_line(cli, tmp_path, triangle):
+    rules = rule_set(tmp_path, "big", "face_value(G, P, big, 2147483640) :- home(G, P, _).\n")
+    (tmp_path / "low.lp").write_text("violation :- total(0, 0, T), T < 0.\n")
+    result = cli("check", "low.lp", "--board", "tri.yaml", "--rules", rules)
+    assert result.code == 2, result.out
+    [line] = result.err.splitlines()
+    assert "passes 2^31" in line
+    (tmp_path / "game.yaml").write_text(
+        "board: tri.yaml\nplayers:\n  - {name: P1, home: A, states: [C]}\n  - {name: P2, home: B}\n"
+    )
+    assert total(cli, rules) is None  # score refuses such a position too

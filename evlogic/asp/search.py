@@ -308,6 +308,17 @@ def search(
     except OutOfTime:  # clingo was busy past the deadline (grounding, preparing a solve)
         result = "unknown" if progress.best is None else "counterexample"
         return SearchOutcome(result, progress.best, progress.elapsed(), False)
+    except RuntimeError as error:
+        if "Integer overflow" not in str(error):
+            raise
+        # clasp adds a sum's weights in 32 bits: a rule set's program may give
+        # figures near 2^31, which score refuses too (rules/overflow.lp)
+        names = ", ".join(display_path(path) for path in user_files(programs) or programs)
+        raise InputError(
+            names,
+            "a sum of figures passes 2^31, the largest number clingo adds exactly (are "
+            "face values or penalties too large?): the search cannot weigh these positions",
+        ) from None
     finally:
         progress.done()
         publish.done = True
