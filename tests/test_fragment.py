@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from conftest import board_dict
 from evlogic.asp import predicates
+from evlogic.asp.cone import treats_other_seats_alike
 from evlogic.asp.facts import board_program, game_program
 from evlogic.asp.fragment import RULE_SET_READABLE_FILES, Kind, read_program, refuse_outside
 from evlogic.asp.solver import SCORING_RULES, ground, rule_paths
@@ -134,6 +135,20 @@ def test_a_property_outside_the_fragment_is_refused(cli, five, text, line, why):
         ("face_value(0, P, extra, 1) :- home(0, P, _).\n", "first argument is not a variable"),
         ("face_value(G, P, x, 1) :- home(G, P, _), owned(H, P, _).\n", "another position"),
         ("#show face_value/4.\n", "a #show"),
+        # score lists a game's states (listed/4), a search's positions list
+        # nothing: +100 on five.yaml for P1 at B with A and C listed, never in
+        # a search, so "total >= 100" was proved never to happen
+        ("face_value(G, P, early, 100) :- won_at(G, P, S, (0, 1)).\n", "reading won_at/4"),
+        ("face_value(G, P, ranked, 1) :- core_rank(G, P, _, (0, _)).\n", "reading core_rank/4"),
+        # triangle(0, _) holds when any position has a home at state 0: a
+        # property's position 1 with a home there gave -1000 to every position
+        # of the search, none to P1 at B under score
+        ("face_value(G, P, tri, -1000) :- player(G, P), triangle(G, _).\n", "reading triangle/2"),
+        # a seat's variable as a board fact's or a figure's argument tells the
+        # seats apart (seat 1: ev(1, 4)), and the search orders the homes of
+        # seats 1.. as if they were interchangeable: a false "holds" with 3 players
+        ("face_value(G, P, x, -100) :- player(G, P), ev(P, 4).\n", "copies a seat's variable"),
+        ("face_value(G, P, x, 1) :- player(G, P), states_won(G, P).\n", "copies a seat's"),
     ],
 )
 def test_a_rule_set_program_outside_the_fragment_is_refused(cli, five, program, why):
@@ -162,6 +177,47 @@ def test_for_every_over_nothing_still_searches_the_position(cli, five):
     assert result.code == 1, result.err
     [player0] = [p for p in result.json()["counterexample"]["players"] if p["name"] == "P1"]
     assert player0["home"] == "E"
+
+
+def test_two_choices_of_one_predicate_are_refused(cli, five):
+    """Each choice's "exactly one" counts the other choices' atoms: three
+    choices of p asking for one atom in each of three overlapping sets
+    leave no answer at home E, and with it the counterexample there."""
+    (five / "p.lp").write_text(
+        "e(0, 1).\ne(1, 0).\narmed :- home(0, 0, H), ev(H, 7).\n"
+        "1 { p(1, B, C) : e(B, C), armed } 1.\n"
+        "1 { p(A, 1, C) : e(A, C), armed } 1.\n"
+        "1 { p(A, B, 1) : e(A, B), armed } 1.\n"
+        "violation :- home(0, 0, H), ev(H, 7).\n"
+    )
+    result = cli("check", "p.lp", "--board", "five.yaml")
+    assert result.code == 2, result.out
+    [error] = result.err.splitlines()
+    assert "p.lp: line 4:" in error and "which another choice chooses too" in error, error
+
+
+@pytest.mark.parametrize(
+    ("text", "alike"),
+    [
+        ("violation :- net_bonus(0, P, B), B < 0.\n", True),
+        (
+            "owned(1, P, S) :- owned(0, P, S), P != 0.\n"
+            "violation :- player(0, P), P = Q, winner(0, Q).\n",
+            True,
+        ),
+        ("linked(P, H) :- home(0, P, H).\nviolation :- home(0, P, S), not linked(P, S).\n", True),
+        ("violation :- home(0, 2, H), ev(H, 3).\n", False),
+        ("violation :- winner(0, 1).\n", False),
+        ("violation :- home(0, P, A), home(0, Q, B), P < Q, B < A.\n", False),
+        ("violation :- player(0, P), ev(P, 4).\n", False),
+        ("mine(1).\nviolation :- mine(P), winner(0, P).\n", False),
+    ],
+)
+def test_which_programs_tell_seats_1_and_on_apart(tmp_path, text, alike):
+    """The homes of seats 1.. are searched in increasing order only for
+    programs that cannot tell those seats apart (rules/generate.lp)."""
+    (tmp_path / "p.lp").write_text(text)
+    assert treats_other_seats_alike([tmp_path / "p.lp"]) is alike
 
 
 # --- the argument, by brute force ----------------------------------------------------

@@ -252,6 +252,25 @@ def test_a_property_showing_position_terms_is_refused(cli, tmp_path, triangle, s
     assert len(result.err.strip().splitlines()) == 1
 
 
+# Was a wrong witness, or a traceback: a term computed from a variable or written
+# with a minus passed for a state of the position found, and a constant named
+# home ended in a ValueError (exit 1)
+@pytest.mark.parametrize(
+    "show",
+    [
+        "#show X : home(0, P, S), adjacent(S, T), X = owned(P, T).",
+        "#show -owned(0, 2).",
+        "#show home.",
+    ],
+)
+def test_what_a_property_shows_is_not_read_as_the_position(cli, tmp_path, triangle, show):
+    (tmp_path / "shows.lp").write_text(f"violation :- home(0, 0, S), ev(S, 3).\n{show}\n")
+    result = cli("check", "shows.lp", "--board", "tri.yaml", "--format", "json")
+    assert result.code == 1, result.err
+    players = result.json()["counterexample"]["players"]
+    assert [(p["home"], p["states"]) for p in players] == [("A", []), ("B", [])]
+
+
 # --- what a program hides from the refusals of constraints and choices --------------------
 # Found by a hostile sweep (session 11): each was a false "holds" (exit 0) or a traceback.
 
@@ -431,3 +450,49 @@ def test_a_property_that_rescores_position_0_is_refused(cli, tmp_path, triangle)
     )
     assert error.startswith("evlogic: error: prop.lp: line 2: 'face_value(0,P,fudge,-100) :-")
     assert "is a rule deriving face_value/4, which the scoring rules or the rule set" in error
+
+
+# Was a false "holds": a source given two values (two rules for one name) made
+# compare.lp pair each value with the other's, so winning C was a change of
+# +50 where the total drops by 50 - 5 (A alone: 100 + 50 + 3; with C: 100 + 3 + 5)
+def test_a_source_of_two_values_changes_as_its_sum(cli, tmp_path, triangle):
+    rules = rule_set(
+        tmp_path,
+        "crowded",
+        "face_value(G, P, extra, 100) :- home(G, P, _).\n"
+        "face_value(G, P, extra, 50) :- home(G, P, _), not crowded(G, P).\n"
+        "crowded(G, P) :- player(G, P), #count{ S : owned(G, P, S) } >= 2.\n",
+    )
+    result = cli("check", "own-monotone", "--board", "tri.yaml", "--rules", rules)
+    assert result.code == 1, result.out
+    before = total(cli, rules)
+    (tmp_path / "game.yaml").write_text(
+        "board: tri.yaml\nplayers:\n  - {name: P1, home: A, states: [C]}\n  - {name: P2, home: B}\n"
+    )
+    assert before == 153 and total(cli, rules) == 108
+
+
+# Was a false "holds": the homes of seats 1.. were searched in increasing order
+# only, which is sound only when nothing tells those seats apart; this property
+# names seat 2, which then never had the lowest home
+def test_a_property_naming_seat_2_searches_every_order_of_the_homes(cli, tmp_path, triangle):
+    (tmp_path / "seat2.lp").write_text("violation :- home(0, 2, H), ev(H, 3).\n")
+    result = cli("check", "seat2.lp", "--board", "tri.yaml", "--players", "3", "--format", "json")
+    assert result.code == 1, result.out
+    players = result.json()["counterexample"]["players"]
+    assert [p["home"] for p in players] == ["B", "C", "A"]
+
+
+# Was a traceback, exit 1 (which CI reads as "counterexample"): clasp's
+# "Integer overflow" on a rule set's face value near 2^31, which score refuses
+def test_figures_past_32_bits_are_refused_in_one_line(cli, tmp_path, triangle):
+    rules = rule_set(tmp_path, "big", "face_value(G, P, big, 2147483640) :- home(G, P, _).\n")
+    (tmp_path / "low.lp").write_text("violation :- total(0, 0, T), T < 0.\n")
+    result = cli("check", "low.lp", "--board", "tri.yaml", "--rules", rules)
+    assert result.code == 2, result.out
+    [line] = result.err.splitlines()
+    assert "passes 2^31" in line
+    (tmp_path / "game.yaml").write_text(
+        "board: tri.yaml\nplayers:\n  - {name: P1, home: A, states: [C]}\n  - {name: P2, home: B}\n"
+    )
+    assert total(cli, rules) is None  # score refuses such a position too

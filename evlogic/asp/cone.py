@@ -31,6 +31,7 @@ from pathlib import Path
 import clingo
 import clingo.ast
 
+from evlogic.asp.predicates import EVLOGIC_PREDICATES
 from evlogic.resources import rules_dir
 
 ASTType = clingo.ast.ASTType
@@ -341,3 +342,100 @@ def _is_zero(term: clingo.ast.AST) -> bool:
 
 def _is_anonymous(term: clingo.ast.AST) -> bool:
     return term.ast_type == ASTType.Variable and term.name == "_"
+
+
+# --- seats 1.. alike ---------------------------------------------------------------------
+
+#: Every argument of evlogic's predicates that names a player (a seat).
+SEAT_ARGUMENTS = {**FIGURES, **POSITION, ("winner", 2): 1, ("outscored", 2): 1}
+
+
+def treats_other_seats_alike(programs: Sequence[Path]) -> bool:
+    """Whether ``programs`` cannot tell seats 1, 2, ... apart, so that
+    rules/generate.lp may search their homes in increasing order only (every
+    position is then the image of a searched one under a renaming of those
+    seats, with the same figures and the same ``violation``).  Decided from
+    the text, conservatively: every seat argument (of evlogic's predicates,
+    and of the programs' own ones a seat's variable is passed to) is ``0``,
+    ``_`` or a variable, and a seat's variable occurs elsewhere only in
+    ``=`` and ``!=`` against 0 or another seat's variable.  No ``home(0, 2,
+    S)``, no ``winner(0, 1)``, no ``P < Q``, no ``ev(P, 4)``."""
+    statements = _parsed(programs)
+    if statements is None:
+        return False
+    rules = [statement for statement in statements if statement.ast_type == ASTType.Rule]
+    seats = {signature: {index} for signature, index in SEAT_ARGUMENTS.items()}
+    changed = True
+    while changed:  # the own predicates' arguments a seat's variable is passed to
+        changed = False
+        for rule in rules:
+            players = _seat_variables(rule, seats)
+            for symbol in _symbols(rule):
+                signature = (symbol.name, len(symbol.arguments))
+                if signature in EVLOGIC_PREDICATES:
+                    continue
+                for index, argument in enumerate(symbol.arguments):
+                    if (
+                        argument.ast_type == ASTType.Variable
+                        and argument.name in players
+                        and index not in seats.setdefault(signature, set())
+                    ):
+                        seats[signature].add(index)
+                        changed = True
+    return all(_seats_alike(rule, seats) for rule in rules)
+
+
+def _symbols(node: clingo.ast.AST) -> list[clingo.ast.AST]:
+    """The function terms of the atoms below ``node``."""
+    return [
+        found.symbol
+        for found, _in_head, _nested in _walk_all(node)
+        if found.ast_type == ASTType.SymbolicAtom and found.symbol.ast_type == ASTType.Function
+    ]
+
+
+def _walk_all(node: clingo.ast.AST) -> Iterator[tuple[clingo.ast.AST, bool, bool]]:
+    """Every node below ``node``, comparisons' terms included."""
+    yield node, False, False
+    for key in node.child_keys:
+        value = getattr(node, key)
+        for child in value if isinstance(value, Sequence) else [value]:
+            if isinstance(child, clingo.ast.AST):
+                yield from _walk_all(child)
+
+
+def _seat_variables(rule: clingo.ast.AST, seats: dict[tuple[str, int], set[int]]) -> set[str]:
+    return {
+        argument.name
+        for symbol in _symbols(rule)
+        for index, argument in enumerate(symbol.arguments)
+        if index in seats.get((symbol.name, len(symbol.arguments)), ())
+        and argument.ast_type == ASTType.Variable
+        and argument.name != "_"
+    }
+
+
+def _seats_alike(rule: clingo.ast.AST, seats: dict[tuple[str, int], set[int]]) -> bool:
+    players = _seat_variables(rule, seats)
+    placed = 0  # occurrences of seats' variables where seats are named or compared alike
+    for symbol in _symbols(rule):
+        for index in seats.get((symbol.name, len(symbol.arguments)), ()):
+            argument = symbol.arguments[index]
+            if argument.ast_type == ASTType.Variable:
+                placed += argument.name in players
+            elif not _is_zero(argument):
+                return False
+    operators = clingo.ast.ComparisonOperator
+    for node, _in_head, _nested in _walk_all(rule):
+        if node.ast_type != ASTType.Comparison or len(node.guards) != 1:
+            continue
+        guard = node.guards[0]
+        sides = [node.term, guard.term]
+        seated = [s.ast_type == ASTType.Variable and s.name in players for s in sides]
+        if (
+            any(seated)
+            and guard.comparison in (operators.Equal, operators.NotEqual)
+            and all(seat or _is_zero(side) for seat, side in zip(seated, sides, strict=True))
+        ):
+            placed += sum(seated)
+    return placed == sum(_occurrences(rule, name) for name in players)

@@ -136,15 +136,28 @@ REFUSED_STATEMENTS = {
 }
 
 
-#: Of what those files mention, what compares players (a rule set's
-#: figures read through them would loop through the totals) or lists the
-#: states of an explanation.
-NOT_READABLE: frozenset[Predicate] = frozenset({("winner", 2), ("outscored", 2), ("listed", 4)})
+#: Of what those files mention, what a rule set's program may not read, and why.
+NOT_READABLE: dict[Predicate, str] = {
+    # figures read through them would loop through the totals
+    ("winner", 2): "which compares players' totals",
+    ("outscored", 2): "which compares players' totals",
+    # a game lists its states in the order they were won; a search's
+    # positions list nothing, so what tells that order differs between them
+    ("listed", 4): "the order a game lists its states in, which a search's positions lack",
+    ("won_at", 4): "the order a game lists its states in, which a search's positions lack",
+    ("core_rank", 4): "the order a game lists its states in, which a search's positions lack",
+    # triangle(Home, Core) holds for the homes of every position grounded
+    # beside: a position a property builds would reach position 0's figures
+    ("triangle", 2): (
+        "whose first argument is a home of any position grounded beside, not a "
+        "position (read home_triangle/3)"
+    ),
+}
 
 
 def rule_set_readable() -> frozenset[Predicate]:
     """What a rule set's program may read of evlogic's predicates."""
-    return (SCORING_MENTIONS - NOT_READABLE) | BOARD_FACTS
+    return (SCORING_MENTIONS - NOT_READABLE.keys()) | BOARD_FACTS
 
 
 #: The argument of evlogic's predicates that names a player (a seat).
@@ -255,7 +268,9 @@ def _common_statement(node: AST) -> bool:
     raise _Outside(node, "a statement outside the fragment")
 
 
-def _property_statement(node: AST, theirs: frozenset[Predicate], chosen: set[Predicate]) -> None:
+def _property_statement(
+    node: AST, theirs: frozenset[Predicate], chosen: dict[Predicate, int]
+) -> None:
     if _common_statement(node):
         return
     if node.ast_type == T.ShowSignature:
@@ -269,7 +284,7 @@ def _property_statement(node: AST, theirs: frozenset[Predicate], chosen: set[Pre
         return
     head = node.head
     if head.ast_type == T.Aggregate:
-        _for_every(node, theirs)
+        _for_every(node, theirs, chosen)
         return
     atom = _plain_head(node)
     signature = _signature(atom)
@@ -297,9 +312,12 @@ def _property_statement(node: AST, theirs: frozenset[Predicate], chosen: set[Pre
     _body(node, node.body, lambda _atom: None)
 
 
-def _for_every(node: AST, theirs: frozenset[Predicate]) -> None:
+def _for_every(node: AST, theirs: frozenset[Predicate], chosen: dict[Predicate, int]) -> None:
     """``1 { p(X) : condition } 1.``: one element, exactly one, no body, p
-    a predicate of the property's own, the condition in the fragment."""
+    a predicate of the property's own that no other choice chooses, the
+    condition in the fragment.  (Two choices of one p would each count the
+    other's atom: three of them can ask for exactly one atom in each of
+    three overlapping sets, which no set of atoms satisfies.)"""
     if not is_for_every(node):
         raise _Outside(
             node,
@@ -309,18 +327,28 @@ def _for_every(node: AST, theirs: frozenset[Predicate]) -> None:
     signature = _signature(element.literal.atom)
     if signature in theirs or signature == ("violation", 0):
         raise _Outside(node, f"a choice of {_name(signature)}, which is not the property's own")
+    if chosen.get(signature, 0) > 1:
+        raise _Outside(
+            node,
+            f"a choice of {_name(signature)}, which another choice chooses too: one "
+            "'for every such X' a predicate",
+        )
     _reserved(node, signature)
     _body(node, element.condition, lambda _atom: None)
 
 
-def _chosen(program: Program) -> set[Predicate]:
-    return {
-        _signature(element.literal.atom)
-        for node in program.rules()
-        if node.head.ast_type == T.Aggregate
-        for element in node.head.elements
-        if element.literal.ast_type == T.Literal and element.literal.atom.ast_type == T.SymbolicAtom
-    }
+def _chosen(program: Program) -> dict[Predicate, int]:
+    """Each chosen predicate, and by how many choices."""
+    chosen: dict[Predicate, int] = {}
+    for node in program.rules():
+        if node.head.ast_type != T.Aggregate:
+            continue
+        for element in node.head.elements:
+            literal = element.literal
+            if literal.ast_type == T.Literal and literal.atom.ast_type == T.SymbolicAtom:
+                signature = _signature(literal.atom)
+                chosen[signature] = chosen.get(signature, 0) + 1
+    return chosen
 
 
 def _rule_set_statement(node: AST) -> None:
@@ -362,6 +390,8 @@ def _rule_set_statement(node: AST) -> None:
 
     def atom_read(read: AST) -> None:
         signature = _signature(read)
+        if signature in NOT_READABLE:
+            raise _Outside(node, f"a rule reading {_name(signature)}, {NOT_READABLE[signature]}")
         if signature in EVLOGIC_PREDICATES and signature not in readable:
             raise _Outside(
                 node,
@@ -383,7 +413,8 @@ def _rule_set_statement(node: AST) -> None:
 
 def _seats(program: Program) -> dict[Predicate, set[int]]:
     """The arguments that name a seat: evlogic's (SEATS), and those of the
-    program's own predicates that a seat's variable is passed to."""
+    program's own predicates that a seat's variable is passed to (never
+    another argument of evlogic's: ``ev(P, 4)`` tells seat 1 from the rest)."""
     seats = {signature: {index} for signature, index in SEATS.items()}
     changed = True
     while changed:
@@ -394,7 +425,7 @@ def _seats(program: Program) -> dict[Predicate, set[int]]:
                 signature = _signature(atom)
                 for index, argument in enumerate(atom.symbol.arguments):
                     if (
-                        signature not in SEATS
+                        signature not in EVLOGIC_PREDICATES
                         and argument.ast_type == T.Variable
                         and argument.name in players
                         and index not in seats.setdefault(signature, set())

@@ -52,7 +52,12 @@ from pathlib import Path
 
 import clingo
 
-from evlogic.asp.cone import BETWEEN_PLAYERS, reads_player0_only, sees_near_states_only
+from evlogic.asp.cone import (
+    BETWEEN_PLAYERS,
+    reads_player0_only,
+    sees_near_states_only,
+    treats_other_seats_alike,
+)
 from evlogic.asp.facts import board_program, state_ids
 from evlogic.asp.fragment import Program
 from evlogic.asp.solver import (
@@ -303,6 +308,17 @@ def search(
     except OutOfTime:  # clingo was busy past the deadline (grounding, preparing a solve)
         result = "unknown" if progress.best is None else "counterexample"
         return SearchOutcome(result, progress.best, progress.elapsed(), False)
+    except RuntimeError as error:
+        if "Integer overflow" not in str(error):
+            raise
+        # clasp adds a sum's weights in 32 bits: a rule set's program may give
+        # figures near 2^31, which score refuses too (rules/overflow.lp)
+        names = ", ".join(display_path(path) for path in user_files(programs) or programs)
+        raise InputError(
+            names,
+            "a sum of figures passes 2^31, the largest number clingo adds exactly (are "
+            "face values or penalties too large?): the search cannot weigh these positions",
+        ) from None
     finally:
         progress.done()
         publish.done = True
@@ -359,6 +375,8 @@ def _search(
         + board_program(board)
         + f"evlogic_players({players}).\n"
         + "".join(f"#external evlogic_limit({k}).\n" for k in range(players, top + 1))
+        # the homes of seats 1.. in increasing order only (rules/generate.lp)
+        + ("evlogic_interchangeable.\n" if treats_other_seats_alike(programs) else "")
     )
     publish.programs = programs
     loaded = search_rules(programs)
@@ -524,7 +542,7 @@ def _solve(
             return reason
         model = handle.model()
         if model is not None:
-            return list(model.symbols(shown=True))
+            return _position(model)
         return "none" if handle.get().unsatisfiable else "unknown"
 
 
@@ -585,7 +603,7 @@ def _smallest(
     guessed = set() if guessed is None else guessed
 
     def record(model: clingo.Model) -> None:
-        progress.best = list(model.symbols(shown=True))
+        progress.best = _position(model)
         size = _owned_count(progress.best)
         publish.found(size)
         progress.phase = f"looking for one with at most {size - 1} owned states"
@@ -928,7 +946,7 @@ def _canonical(
 
     def record(model: clingo.Model) -> None:
         nonlocal best
-        best = list(model.symbols(shown=True))
+        best = _position(model)
 
     for home in range(len(board.states)):  # the lowest home first
         progress.phase = f"the first counterexample of {size} owned states, in a fixed order"
@@ -976,7 +994,7 @@ def _first_by_parts(
         found: list[tuple[list[int], list[clingo.Symbol]]] = []
 
         def record(model: clingo.Model) -> None:
-            found[:] = [(list(model.cost), list(model.symbols(shown=True)))]
+            found[:] = [(list(model.cost), _position(model))]
 
         assumptions = [_home(home), *part]
         status = _optimise(control, size, deadline, progress, record, stop, assumptions)
@@ -1006,6 +1024,30 @@ def _set_bound(control: clingo.Control, bound: int | None) -> None:
     for atom in control.symbolic_atoms.by_signature("evlogic_limit", 1):
         if atom.is_external:
             control.assign_external(atom.symbol, atom.symbol.arguments[0].number == bound)
+
+
+def _position(model: clingo.Model) -> list[clingo.Symbol]:
+    """Position 0 of a model as rules/generate.lp shows it, ``home(P, S)``
+    and ``owned(P, S)`` (not homes), read from the model's atoms rather than
+    from what it shows: a property may #show terms of its own, and a term
+    computed from a variable (``#show X : X = owned(0, 4).``) would pass for
+    a state of the position found."""
+    zero = clingo.Number(0)
+    atoms = model.context.symbolic_atoms
+    homes = [
+        atom.symbol
+        for atom in atoms.by_signature("home", 3)
+        if atom.symbol.arguments[0] == zero and model.contains(atom.symbol)
+    ]
+    at_home = {tuple(home.arguments[1:]) for home in homes}
+    owned = [
+        atom.symbol
+        for atom in atoms.by_signature("owned", 3)
+        if atom.symbol.arguments[0] == zero
+        and tuple(atom.symbol.arguments[1:]) not in at_home
+        and model.contains(atom.symbol)
+    ]
+    return [clingo.Function(atom.name, atom.arguments[1:]) for atom in (*homes, *owned)]
 
 
 def _owned_count(symbols: list[clingo.Symbol]) -> int:
