@@ -10,12 +10,11 @@ imports what its run needs inside run for the same reason."""
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from types import ModuleType
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(NamedTuple):
     name: str  # as typed: evlogic board-report
     module: str  # in evlogic/commands/
     summary: str  # the line `evlogic --help` lists it with
