@@ -5,7 +5,7 @@ from __future__ import annotations
 import statistics
 import subprocess
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 
 def median_seconds(action: Callable[[], object], runs: int) -> float:
@@ -33,9 +33,9 @@ def interleaved_medians(actions: dict[str, Callable[[], object]], runs: int) -> 
     return {name: statistics.median(spent) for name, spent in times.items()}
 
 
-def run_command(*args: str) -> Callable[[], object]:
+def run_command(*args: str, env: Mapping[str, str] | None = None) -> Callable[[], object]:
     def run() -> None:
-        subprocess.run(args, check=True, capture_output=True)
+        subprocess.run(args, check=True, capture_output=True, env=env)
 
     return run
 

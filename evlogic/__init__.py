@@ -47,6 +47,11 @@ _MODULES = {
 }
 
 
+def __dir__() -> list[str]:
+    """The public names (imported or not yet) and the module's own dunders."""
+    return sorted({*__all__, *(name for name in globals() if name.startswith("__"))})
+
+
 def __getattr__(name: str) -> object:
     module = _MODULES.get(name)
     if module is None:

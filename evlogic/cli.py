@@ -15,7 +15,7 @@ from typing import NoReturn
 
 from evlogic import __version__
 from evlogic.asp.solver import SolverError
-from evlogic.commands import COMMANDS
+from evlogic.commands import COMMANDS, command_named
 from evlogic.commands.options import say
 from evlogic.errors import InputError, escaped, shortened
 from evlogic.limits import OutOfTime, busy, call_before, leave, limit_memory
@@ -39,7 +39,10 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"evlogic: error: {message} (see {self.prog} -h)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or with ``only``, of that command alone
+    (its module imported and registered): the others are listed by their
+    summary, which is all ``evlogic --help`` shows of them, and never run."""
     parser = _Parser(
         prog="evlogic",
         description=DESCRIPTION,
@@ -51,8 +54,23 @@ def build_parser() -> argparse.ArgumentParser:
     parser.set_defaults(bounded=False, timeout_status=2)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in COMMANDS:
-        command.register(commands)
+        if only is None or command.name == only:
+            command.load().register(commands)
+        else:
+            commands.add_parser(command.name, help=command.summary, add_help=False)
     return parser
+
+
+def named_command(argv: Sequence[str]) -> str:
+    """The command ``argv`` runs, found as argparse finds it: the first
+    argument that is not an option (the top level's options take no
+    value); "" when that names no command (the parser then says so)."""
+    for argument in argv:
+        if argument.startswith("-") and argument != "-":
+            continue
+        found = command_named(argument)
+        return found.name if found else ""
+    return ""
 
 
 #: Seconds past a command's --timeout before it is stopped: its own deadline
@@ -66,8 +84,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     grounding in its worker thread; called with ``argv`` (tests), neither."""
     standalone = argv is None
     _open_standard_streams()
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(named_command(arguments)).parse_args(arguments)
     if standalone and getattr(args, "memory_limit", None):
         limit_memory(args.memory_limit)
     status = _run(args)

@@ -64,3 +64,23 @@ def test_wheel_install_scores_from_another_directory(tmp_path: Path):
     assert searched.returncode == 1, searched.stderr  # 1: a counterexample
     found = json.loads(searched.stdout)
     assert found["smallest"] and found["counterexample"]["players"][0]["home"] == "AK"
+    # Plain clingo scores the facts with the installed rules/score.lp, whose
+    # #includes resolve beside it.
+    facts = subprocess.run(
+        [env_dir / "bin" / "evlogic", "facts", "game.yaml"],
+        capture_output=True,
+        text=True,
+        cwd=elsewhere,
+    )
+    assert facts.returncode == 0, facts.stderr
+    score_lp = Path(where.stdout.strip()).parent / "rules" / "score.lp"
+    assert f"| clingo {score_lp} -\n" in facts.stdout
+    plain = subprocess.run(
+        [python, "-m", "clingo", score_lp, "-", "--outf=2"],
+        input=facts.stdout,
+        capture_output=True,
+        text=True,
+        cwd=elsewhere,
+    )
+    answer = json.loads(plain.stdout)["Call"][0]["Witnesses"][0]["Value"]
+    assert "score(0,0,23,15,0,15,38)" in answer  # KY IN WV: 8 + 11 + 4, and a core

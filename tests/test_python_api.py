@@ -6,7 +6,10 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import io
+import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -41,6 +44,45 @@ def test_paths_may_be_text_or_path_like(tmp_path):
         assert evlogic.score_file(path).players[0].total == 39
         assert evlogic.load_game(path).players[0].name == "You"
     assert len(evlogic.load_board(str(REPO / "maps" / "usa.yaml")).states) == 51
+
+
+def test_a_board_may_be_a_bundled_name_as_on_the_command_line(tmp_path, monkeypatch):
+    usa = evlogic.load_board("usa")
+    assert (usa.name, len(usa.states), usa.states["KY"].ev) == (
+        "United States (2024 electors)",
+        51,
+        8,
+    )
+    from_file = evlogic.load_board(REPO / "maps" / "usa.yaml")
+    assert {state: (s.ev, s.neighbors) for state, s in usa.states.items()} == {
+        state: (s.ev, s.neighbors) for state, s in from_file.states.items()
+    }
+    players = (
+        evlogic.Player("You", "KY", ("IN", "WV", "TN")),
+        evlogic.Player("Rival", "OH", ("VA", "MO")),
+    )
+    report = evlogic.score_game(evlogic.Game(usa, players, source="python"))
+    assert [player.total for player in report.players] == [39, 40]
+    with pytest.raises(evlogic.InputError) as raised:
+        evlogic.load_board("usx")
+    assert str(raised.value).startswith("board: no bundled board 'usx' (did you mean 'usa'?)")
+    # Text with a '/' or a .yaml ending is a path, as a game's board: is.
+    monkeypatch.chdir(REPO / "examples" / "lakeland")
+    assert evlogic.load_board("board.yaml").name == "Lakeland"
+    assert evlogic.load_board("./board.yaml").name == "Lakeland"
+
+
+def test_dir_lists_the_public_names_before_they_are_imported():
+    program = "import evlogic, json, sys; print(json.dumps([dir(evlogic), sorted(sys.modules)]))"
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    names, modules = json.loads(done.stdout)
+    public = [name for name in names if not name.startswith("__")]
+    assert public == sorted(name for name in evlogic.__all__ if not name.startswith("__"))
+    assert {"__version__", "__doc__", "__name__"} <= set(names)
+    assert "evlogic.asp.engine" not in modules  # listing the names imported nothing
+    for name in public:  # and each one is there
+        assert getattr(evlogic, name).__name__ == name
 
 
 def test_a_rule_set_may_be_a_name_a_file_or_a_rule_set(tmp_path):

@@ -20,6 +20,7 @@ from functools import lru_cache
 
 from clingo import Number, Symbol
 
+from evlogic.errors import escaped
 from evlogic.loading.boards import Board
 from evlogic.loading.games import Game, Player
 
@@ -63,13 +64,42 @@ def game_program(game: Game, index: int = 0) -> str:
     position ``index``; rules/position.lp derives the rest (every fact parsed
     costs, in batches)."""
     number = state_numbers(game.board)
-    parts = []
+    lines = []
     for p, player in enumerate(game.players):
-        home = number[player.home]
-        parts.append(f"home({index},{p},{home}).")
+        parts = [f"home({index},{p},{number[player.home]})."]
         for i, s in listing(player):
             parts.append(f"owned({index},{p},{number[s]}). listed({index},{p},{number[s]},{i}).")
-    return " ".join(parts) + "\n"
+        lines.append(" ".join(parts))
+    return "\n".join(lines) + "\n"
+
+
+def game_facts(game: Game) -> str:
+    """Every fact evlogic grounds beside the rules to score ``game``, as one
+    program that plain clingo reads with rules/score.lp: the rule set's
+    (RuleSet.program), the board's (:func:`board_program`) and the
+    position's (:func:`game_program`: what :class:`Positions` hands over
+    through @-calls, which plain clingo cannot answer).  Comments name the
+    number of every state and player; a name is escaped onto its line, so
+    no text a user wrote is ever more than a comment."""
+    ids = state_ids(game.board)
+    board_lines = board_program(game.board).splitlines()
+    lines = [
+        f"% --- the rule set {escaped(game.rules.name)}: param/3, tier/3, rule_set/1 ---",
+        *game.rules.program().splitlines(),
+        "",
+        f"% --- the board {escaped(game.board.name)}: board_game_end/1, then a line a state",
+        "% (numbered by the rank of its id): state/1, ev/2, swing/1, adjacent/2 ---",
+        board_lines[0],
+        *(f"{line}  % {escaped(ids[s])}" for s, line in enumerate(board_lines[1:])),
+        "",
+        "% --- the position (number 0), a line a player (numbered in the game's order):",
+        "% home/3, owned/3 and listed/4, the states won in the order listed ---",
+        *(
+            f"{line}  % {escaped(player.name)}"
+            for line, player in zip(game_program(game).splitlines(), game.players, strict=True)
+        ),
+    ]
+    return "\n".join(lines) + "\n"
 
 
 class Positions:

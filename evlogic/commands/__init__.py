@@ -1,37 +1,57 @@
 """The evlogic commands, one module each: its help text, ``register`` (its
-parser) and ``run``.  COMMANDS is the order ``evlogic --help`` lists them."""
+parser) and ``run``.
 
-from evlogic.commands import (
-    batch,
-    board,
-    board_report,
-    check,
-    diagram,
-    diff,
-    explain,
-    sample,
-    schema,
-    score,
-    serve,
-    stats,
-    verify,
-)
+COMMANDS is the light table ``evlogic --help`` lists, in its order: each
+command's name, module and one-line summary.  The command line imports the
+module of the one command it runs (evlogic.cli.build_parser), so that
+`evlogic score` never loads the batch runner or the searches; a module
+imports what its run needs inside run for the same reason."""
 
-# A command's module imports the modules its run needs inside run, so that
-# `evlogic score` starts as fast as it can.
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import NamedTuple
+
+
+class Command(NamedTuple):
+    name: str  # as typed: evlogic board-report
+    module: str  # in evlogic/commands/
+    summary: str  # the line `evlogic --help` lists it with
+
+    def load(self) -> ModuleType:
+        """The command's module: ``register(commands)`` and ``run(args)``."""
+        return importlib.import_module(f"evlogic.commands.{self.module}")
+
 
 COMMANDS = (
-    score,
-    explain,
-    diagram,
-    batch,
-    sample,
-    stats,
-    verify,
-    board_report,
-    check,
-    diff,
-    serve,
-    board,
-    schema,
+    Command("score", "score", "score a game file"),
+    Command(
+        "explain", "explain", "why a player's score is what it is, and what each state would add"
+    ),
+    Command("diagram", "diagram", "draw a player's region as an SVG hex map"),
+    Command("batch", "batch", "score many games (JSON Lines), fast, in input order"),
+    Command("sample", "sample", "random final positions as JSON Lines"),
+    Command("stats", "stats", "balance statistics over batch output"),
+    Command("verify", "verify", "check game files against the figures they expect"),
+    Command(
+        "board-report", "board_report", "what every home can reach: the fairness check for a board"
+    ),
+    Command("check", "check", "search every position for a counterexample to a property"),
+    Command("diff", "diff", "the smallest position where two rule sets disagree"),
+    Command("serve", "serve", "the board in the browser, and a JSON API"),
+    Command("board", "board", "list a board's states: ids, names, EV, swing, neighbors"),
+    Command("facts", "facts", "a game's facts, to score with plain clingo and rules/score.lp"),
+    Command("schema", "schema", "print the JSON Schema of a file or a JSON document"),
 )
+
+_BY_NAME = {command.name: command for command in COMMANDS}
+
+
+def command_named(name: str) -> Command | None:
+    return _BY_NAME.get(name)
+
+
+def summary(name: str) -> str:
+    """The one line a command's ``register`` gives ``add_parser`` as help."""
+    return _BY_NAME[name].summary

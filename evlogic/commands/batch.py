@@ -13,6 +13,7 @@ from typing import Any
 
 from evlogic.batch.runner import CHUNK_SIZE, MEMORY_LIMIT_MB
 from evlogic.batch.runner import TIMEOUT as BATCH_TIMEOUT
+from evlogic.commands import summary
 from evlogic.commands.options import MAX_CHUNK_SIZE, MAX_JOBS, add_rules_option, whole
 from evlogic.commands.output_file import open_output
 from evlogic.errors import InputError
@@ -50,7 +51,7 @@ input), 130 on Ctrl-C and 143 on SIGTERM (whole lines kept, workers ended)."""
 def register(commands: argparse._SubParsersAction) -> None:
     batch = commands.add_parser(
         "batch",
-        help="score many games (JSON Lines), fast, in input order",
+        help=summary("batch"),
         description=HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from evlogic.commands import summary
 from evlogic.commands.options import (
     add_board_argument,
     add_format_option,
@@ -18,7 +19,7 @@ from evlogic.reports.render import json_text
 def register(commands: argparse._SubParsersAction) -> None:
     board_command = commands.add_parser(
         "board",
-        help="list a board's states: ids, names, EV, swing, neighbors",
+        help=summary("board"),
         description="List a board's states, one line each: the id games use, the name, the "
         "EV, whether it is a swing state, and its neighbors; the game end. JSON: the board "
         "as the API's GET /api/boards/NAME gives it (with each state's hex cell).",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from evlogic.commands import summary
 from evlogic.commands.options import (
     add_board_argument,
     add_format_option,
@@ -19,7 +20,7 @@ from evlogic.loading.rulesets import load_rule_set
 def register(commands: argparse._SubParsersAction) -> None:
     report = commands.add_parser(
         "board-report",
-        help="what every home can reach: the fairness check for a board",
+        help=summary("board-report"),
         description="For every home state: the cores it has, the largest region it can "
         "reach (owning every state), for each bonus tier the ways to earn it (the sets of "
         "exactly that many states, home included, whose region is all of them) and the "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from evlogic.commands import summary
 from evlogic.commands.options import (
     add_format_option,
     add_rules_option,
@@ -41,7 +42,7 @@ Exit status: 0 holds, 1 counterexample, 3 unknown, 2 bad input."""
 def register(commands: argparse._SubParsersAction) -> None:
     check_command = commands.add_parser(
         "check",
-        help="search every position for a counterexample to a property",
+        help=summary("check"),
         description=HELP.format(properties=", ".join(bundled_properties())),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from evlogic.asp.engine import score_game
+from evlogic.commands import summary
 from evlogic.commands.options import (
     add_limit_options,
     add_rules_option,
@@ -37,7 +38,7 @@ table underneath; each tile carries data-owner."""
 def register(commands: argparse._SubParsersAction) -> None:
     diagram = commands.add_parser(
         "diagram",
-        help="draw a player's region as an SVG hex map",
+        help=summary("diagram"),
         description=HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from evlogic.commands import summary
 from evlogic.commands.options import (
     add_format_option,
     add_search_options,
@@ -30,7 +31,7 @@ found a difference, 3 a search is unknown and none found a difference,
 def register(commands: argparse._SubParsersAction) -> None:
     diff_command = commands.add_parser(
         "diff",
-        help="the smallest position where two rule sets disagree",
+        help=summary("diff"),
         description=HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

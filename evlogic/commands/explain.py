@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from evlogic.commands import summary
 from evlogic.commands.options import (
     add_format_option,
     add_limit_options,
@@ -24,7 +25,7 @@ excepted), how much their own total would change if they won it too."""
 def register(commands: argparse._SubParsersAction) -> None:
     explain = commands.add_parser(
         "explain",
-        help="why a player's score is what it is, and what each state would add",
+        help=summary("explain"),
         description=HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -9,6 +9,7 @@ import sys
 from contextlib import ExitStack
 from pathlib import Path
 
+from evlogic.commands import summary
 from evlogic.commands.options import MAX_PLAYERS, board_argument, say, whole
 from evlogic.commands.output_file import open_output
 from evlogic.errors import InputError, quote
@@ -20,7 +21,7 @@ from evlogic.resources import bundled_boards
 def register(commands: argparse._SubParsersAction) -> None:
     sample = commands.add_parser(
         "sample",
-        help="random final positions as JSON Lines",
+        help=summary("sample"),
         description="Write COUNT random final positions (exactly game_end states won) as "
         "JSON Lines, reproducible by seed: input for batch, benchmarks and balance studies.",
     )

@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
+from evlogic.commands import summary
 from evlogic.errors import InputError
 
 
 def register(commands: argparse._SubParsersAction) -> None:
     schema = commands.add_parser(
         "schema",
-        help="print the JSON Schema of a file or a JSON document",
+        help=summary("schema"),
         description="Print the JSON Schema (draft 2020-12) of evlogic's files (game, board, "
         "rules) or of a command's JSON document (score, explain, check, diff, "
         "board-report). With no NAME, list them with their paths; point an editor's YAML "

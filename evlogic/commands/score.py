@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from evlogic.asp.engine import score_game
+from evlogic.commands import summary
 from evlogic.commands.options import (
     add_format_option,
     add_limit_options,
@@ -32,7 +33,7 @@ standard input (a board path is then relative to the current directory)."""
 def register(commands: argparse._SubParsersAction) -> None:
     score = commands.add_parser(
         "score",
-        help="score a game file",
+        help=summary("score"),
         description=HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

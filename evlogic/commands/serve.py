@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import sys
 
+from evlogic.commands import summary
 from evlogic.commands.options import port_number
 from evlogic.errors import InputError, quote
 from evlogic.limits import DEFAULT_WORKER_MEMORY_MB, add_memory_option, megabytes, seconds
@@ -37,7 +38,7 @@ from another site. Ctrl-C stops it."""
 def register(commands: argparse._SubParsersAction) -> None:
     serve = commands.add_parser(
         "serve",
-        help="the board in the browser, and a JSON API",
+        help=summary("serve"),
         description=HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

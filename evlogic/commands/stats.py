@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from evlogic.commands import summary
 from evlogic.commands.options import add_format_option, add_limit_options, write_output
 from evlogic.loading.jsonlines import open_input
 
@@ -11,7 +12,7 @@ from evlogic.loading.jsonlines import open_input
 def register(commands: argparse._SubParsersAction) -> None:
     stats = commands.add_parser(
         "stats",
-        help="balance statistics over batch output",
+        help=summary("stats"),
         description="Win rate, mean total and bonus by home state, and the share of games "
         "decided by the regional bonus (the winners would differ with every bonus removed), "
         "read from the reports evlogic batch wrote.",

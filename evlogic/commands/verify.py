@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from evlogic.commands import summary
 from evlogic.commands.options import (
     add_format_option,
     add_limit_options,
@@ -17,7 +18,7 @@ from evlogic.commands.options import (
 def register(commands: argparse._SubParsersAction) -> None:
     verify = commands.add_parser(
         "verify",
-        help="check game files against the figures they expect",
+        help=summary("verify"),
         description="Score every scenario (a game file with an expect: key) and report the "
         "figures that differ. PATHS are files or directories (searched for game files with "
         "expect:); default: the rulebook's scenarios. Exit status 1 when any scenario fails, "

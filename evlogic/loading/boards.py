@@ -218,7 +218,14 @@ def _hex_cell(field: Field) -> tuple[int, int]:
 
 
 def load_board(path: str | os.PathLike[str], source: str | None = None) -> Board:
-    """Load and validate a board file."""
+    """Load and validate a board: a bundled board's name (``"usa"``), as
+    the command line takes one, or a board file.  Text is a name unless it
+    has a '/' or '\\' or ends in .yaml or .yml (as a game's ``board:``); a
+    ``Path`` is always a file.  An unknown name is an InputError naming
+    ``board`` that lists the bundled boards."""
+    if isinstance(path, str) and not looks_like_board_path(path):
+        reference = Field("board", "", path, None, None)
+        return load_board(resolve_board(reference, Path.cwd()), source or path)
     path = Path(path)
     return board_from_field(read_yaml(path, source), default_name=path.stem)
 

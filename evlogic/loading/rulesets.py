@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from evlogic.asp.fragment import Kind, read_program, refuse_outside
 from evlogic.errors import InputError, quote
 from evlogic.loading.yamlfile import Field, closest, missing, read_yaml
 from evlogic.resources import display_path, rules_dir
@@ -238,5 +237,9 @@ def _program_path(item: Field, base: Path) -> Path:
         raise item.error(
             f"rule program {quote(text)} {missing(path)} (looked for {quote(str(path))})"
         )
+    # Imported here: a rule set of parameters (every bundled one) never needs
+    # the fragment's checks, and `evlogic score` starts without them.
+    from evlogic.asp.fragment import Kind, read_program, refuse_outside
+
     refuse_outside(read_program([path]), Kind.RULE_SET)
     return path

@@ -9,7 +9,6 @@ errors, and :class:`Field` turns "not what we expected" into an
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 import stat
@@ -404,6 +403,8 @@ def is_unicode(text: str) -> bool:
 
 def closest(word: str, choices: Iterable[str]) -> str:
     """A ``(did you mean 'X'?)`` suffix, or ``""`` when nothing is close."""
+    import difflib  # only for a message: a command that reads good input never loads it
+
     by_folded: dict[str, str] = {}
     for choice in choices:
         by_folded.setdefault(choice.casefold(), choice)
