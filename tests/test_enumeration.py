@@ -1,12 +1,14 @@
 """check's "holds" and diff's "equivalent" against every position of boards
-of up to eight states, in one solve: a plain generator of every position
+of up to seven states, in one solve: a plain generator of every position
 (any homes, every other state unclaimed or one player's, at most the game
 end won) beside score's own rules (one-shot region layers, no search
 encoding), asked for a position that breaks the property or tells the rule
 sets apart.  The search's encodings (rules/search/, the reduced and
 near-only searches, the order of homes, diff's shared positions) must
 answer as that enumeration does, for random properties and rule set
-programs drawn from the fragment (evlogic/asp/fragment.py)."""
+programs drawn from the fragment (evlogic/asp/fragment.py).  Score's rules
+are not made to search (they materialise every total and region a position
+could have), so the boards stay sparse: nine borders at most, two players."""
 
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ from evlogic.loading.rulesets import load_rule_set
 from evlogic.reports.check import check
 from evlogic.reports.diff import diff
 
-STATES = "ABCDEFGH"
+STATES = "ABCDEFG"
 
 #: The search's sums of points and changes, which a property may read.
 READ_BY_PROPERTIES = ("points.lp", "compare.lp")
@@ -68,7 +70,7 @@ boards = st.builds(
     edges=st.sets(
         st.tuples(st.sampled_from(STATES), st.sampled_from(STATES)).filter(lambda e: e[0] < e[1]),
         min_size=4,
-        max_size=14,
+        max_size=9,
     ),
     evs=st.lists(st.integers(1, 12), min_size=len(STATES), max_size=len(STATES)),
     swing=st.sets(st.sampled_from(STATES), max_size=3),
@@ -76,13 +78,13 @@ boards = st.builds(
 
 
 @settings(
-    max_examples=25,
+    max_examples=10,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(
     board=boards,
-    players=st.integers(1, 3),
+    players=st.integers(1, 2),
     prop=st.sampled_from(PROPERTIES),
     program=st.sampled_from(RULE_SET_PROGRAMS),
     op=st.sampled_from(["<", ">", ">=", "!="]),
@@ -116,7 +118,7 @@ DIFFERENT_WINNERS = (
 
 
 @settings(
-    max_examples=25,
+    max_examples=10,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -124,7 +126,7 @@ DIFFERENT_WINNERS = (
     board=boards,
     first=rule_variants,
     second=rule_variants,
-    players=st.integers(1, 3),
+    players=st.integers(1, 2),
 )
 def test_diff_answers_as_every_position_does(tmp_path, board, first, second, players):
     (tmp_path / "b.yaml").write_text(yaml.safe_dump(board))
