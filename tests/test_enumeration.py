@@ -18,15 +18,13 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_differential import rule_variants
-from test_fragment import PROPERTIES, RULE_SET_PROGRAMS
+from test_fragment import PROPERTIES, RULE_SET_PROGRAMS, checked
 
 from conftest import board_dict
 from evlogic.asp.facts import board_program
 from evlogic.asp.solver import SCORING_RULES_ONE_SHOT, ground, rule_paths
-from evlogic.errors import InputError
 from evlogic.loading.boards import load_board
 from evlogic.loading.rulesets import load_rule_set
-from evlogic.reports.check import check
 from evlogic.reports.diff import diff
 
 STATES = "ABCDEFG"
@@ -91,18 +89,9 @@ boards = st.builds(
     k=st.integers(0, 40),
 )
 def test_check_answers_as_every_position_does(tmp_path, board, players, prop, program, op, k):
-    (tmp_path / "b.yaml").write_text(yaml.safe_dump(board))
-    (tmp_path / "p.lp").write_text(prop.format(op=op, k=k) + "found :- violation.\n")
-    (tmp_path / "r.lp").write_text(program.format(k=k) or "% none\n")
-    (tmp_path / "r.yaml").write_text("name: r\nextends: standard\nprograms: [r.lp]\n")
-    loaded = load_board(tmp_path / "b.yaml")
+    text = prop.format(op=op, k=k) + "found :- violation.\n"
+    loaded, rules, result = checked(tmp_path, board, text, program, k, players)
     players = min(players, len(loaded.states))
-    rules = load_rule_set(str(tmp_path / "r.yaml"), tmp_path)
-    try:
-        result = check(str(tmp_path / "p.lp"), loaded, "b.yaml", rules, "r", players, timeout=60)
-    except InputError as error:  # an atom no position has: nothing can break it
-        assert "could never apply" in str(error), str(error)
-        result = None
     facts = rules.program() + board_program(loaded)
     broken = some_position(
         tmp_path, facts, every_position(players), [*rules.programs, tmp_path / "p.lp"]

@@ -23,10 +23,10 @@ from evlogic.asp.facts import board_program, game_program
 from evlogic.asp.fragment import RULE_SET_READABLE_FILES, Kind, read_program, refuse_outside
 from evlogic.asp.solver import SCORING_RULES, ground, rule_paths
 from evlogic.errors import InputError
-from evlogic.loading.boards import load_board
+from evlogic.loading.boards import Board, load_board
 from evlogic.loading.games import Game, Player
-from evlogic.loading.rulesets import load_rule_set
-from evlogic.reports.check import check
+from evlogic.loading.rulesets import RuleSet, load_rule_set
+from evlogic.reports.check import CheckResult, check
 from evlogic.resources import rules_dir
 
 # --- the table of evlogic's names ------------------------------------------------------
@@ -288,6 +288,28 @@ def violated(board, rules, programs: list[Path], players: list[Player]) -> bool:
         return any(model.contains(clingo.Function("violation")) for model in handle)
 
 
+def checked(
+    tmp_path: Path, board: dict, prop: str, program: str, k: int, players: int
+) -> tuple[Board, RuleSet, CheckResult | None]:
+    """check of the property ``prop`` on ``board`` under standard plus the
+    rule set program ``program`` (k filled in); None: refused as reading an
+    atom no position has, so that nothing can break it."""
+    (tmp_path / "b.yaml").write_text(yaml.safe_dump(board))
+    (tmp_path / "p.lp").write_text(prop)
+    (tmp_path / "r.lp").write_text(program.format(k=k) or "% none\n")
+    (tmp_path / "r.yaml").write_text("name: r\nextends: standard\nprograms: [r.lp]\n")
+    loaded = load_board(tmp_path / "b.yaml")
+    rules = load_rule_set(str(tmp_path / "r.yaml"), tmp_path)
+    players = min(players, len(loaded.states))
+    try:
+        result = check(str(tmp_path / "p.lp"), loaded, "b.yaml", rules, "r", players, timeout=60)
+    except InputError as error:
+        assert "could never apply" in str(error), str(error)
+        return loaded, rules, None
+    assert result.result != "unknown"
+    return loaded, rules, result
+
+
 @settings(
     max_examples=20,
     deadline=None,
@@ -307,18 +329,7 @@ def test_every_holds_is_what_every_position_says(
 ):
     states = sorted({s for edge in edges for s in edge})
     board = board_dict(edges, ev={s: 3 + i for i, s in enumerate(states)}, swing=swing)
-    (tmp_path / "b.yaml").write_text(yaml.safe_dump(board))
-    (tmp_path / "p.lp").write_text(prop.format(op=op, k=k))
-    (tmp_path / "r.lp").write_text(program.format(k=k) or "% none\n")
-    (tmp_path / "r.yaml").write_text("name: r\nextends: standard\nprograms: [r.lp]\n")
-    loaded = load_board(tmp_path / "b.yaml")
-    rules = load_rule_set(str(tmp_path / "r.yaml"), tmp_path)
-    try:
-        result = check(str(tmp_path / "p.lp"), loaded, "b.yaml", rules, "r", players, timeout=60)
-    except InputError as error:  # an atom no position has: nothing can break it
-        assert "could never apply" in str(error), str(error)
-        result = None
-    assert result is None or result.result != "unknown"
+    loaded, rules, result = checked(tmp_path, board, prop.format(op=op, k=k), program, k, players)
     programs = [*rules.programs, tmp_path / "p.lp"]
     broken = [
         position
