@@ -36,11 +36,12 @@ SMALL = {"board": "usa", "players": [{"name": "A", "home": "KY", "states": ["IN"
 def complete_graph_game(size: int, won: int | None = None) -> dict:
     """A complete graph of ``size`` states, ``won`` of them (default: all
     but one) owned by one player (60 states: 2 s; 200: minutes of grounding,
-    and over the bound of a board sent with a request)."""
+    and over the bound of a board sent with a request); the game ends when
+    every state is won, so the position can happen."""
     ids = [f"S{i}" for i in range(size)]
     states = {s: {"ev": 3, "neighbors": [t for t in ids if t != s]} for s in ids}
     return {
-        "board": {"name": "complete", "states": states},
+        "board": {"name": "complete", "game_end": size, "states": states},
         "players": [
             {"name": "A", "home": ids[0], "states": ids[2 : won or size]},
             {"name": "B", "home": ids[1]},
