@@ -231,11 +231,13 @@ def many_clients(
 
 
 def complete_game(size: int) -> dict:
-    """A complete graph of ``size`` states, all owned by one player."""
+    """A complete graph of ``size`` states, all owned by one player (the game
+    ends when every state is won, so the position can happen)."""
     ids = [f"S{i}" for i in range(size)]
     states = {s: {"ev": 3, "neighbors": [t for t in ids if t != s]} for s in ids}
     players = [{"name": "A", "home": ids[0], "states": ids[2:]}, {"name": "B", "home": ids[1]}]
-    return {"board": {"name": f"complete {size}", "states": states}, "players": players}
+    board = {"name": f"complete {size}", "game_end": size, "states": states}
+    return {"board": board, "players": players}
 
 
 def status_of(url: str, document: dict | None = None) -> int:
