@@ -1,5 +1,5 @@
-"""Benchmark: scoring and the board report scale with the board (issue 10,
-"Bounded time and memory").
+"""Benchmark: scoring and the board report scale with the board: bounded time
+and memory.
 
 Each case runs the CLI in a child process and reports its wall time (median
 of several runs) and peak memory (the child's maximum resident set), with a

@@ -1,6 +1,6 @@
-"""Benchmark for the searches of `evlogic check` and `evlogic diff` (issue 11:
-proofs at the default settings in seconds, for up to four players), on the
-51-state board, at the settings a user types (default time limit 60 s).
+"""Benchmark for the searches of `evlogic check` and `evlogic diff`: proofs
+at the default settings in seconds, for up to four players, on the 51-state
+board, at the settings a user types (default time limit 60 s).
 
 The targets: each answer proved (a smallest witness, equivalence, or holds),
 never `unknown`, within its time.  Each case runs `--runs` times; the table

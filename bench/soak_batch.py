@@ -1,4 +1,4 @@
-"""Soak test for `evlogic batch` (issue 10: nothing lost in batch).
+"""Soak test for `evlogic batch` (nothing lost in batch).
 
 200,000 lines (usa, 4 players, 36 states won, from `evlogic sample`), with a
 bad line every 1,000 of several kinds: JSON nested 100,000 deep, a

@@ -1,4 +1,4 @@
-"""`evlogic batch` under hostile input: nothing lost, always ends (issue 10).
+"""`evlogic batch` under hostile input: nothing lost, always ends.
 
 Every bad line of every kind becomes ``{"line": n, "error": ...}`` in its
 place, every other line is scored and in order; the run ends whatever a
@@ -196,8 +196,8 @@ def test_a_lost_chunk_is_split_down_to_the_line_at_fault(tmp_path, timed_out):
 
 
 def test_chunks_done_out_of_order_never_end_the_run_early(tmp_path):
-    """Every chunk in flight done at once (the first one last) once ended
-    the run after those chunks, with status 1 and no word (found by the soak)."""
+    """Every chunk in flight done at once (the first one last) must not end
+    the run after those chunks, with status 1 and no word."""
     lines = list(enumerate(good_lines(50), start=1))
     pieces = [lines[start : start + 5] for start in range(0, 50, 5)]
     runner = FakeRunner(set(), newest_first=True)

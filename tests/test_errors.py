@@ -308,7 +308,7 @@ def test_the_board_command_lists_ids_names_ev_swing_and_neighbors(cli):
     assert cli("board", "nowhere").code == 2
 
 
-# --- issue 10: one line, exit 2, for every bad input ---------------------------
+# --- one line, exit 2, for every bad input -------------------------------------
 
 
 def one_line_error(result, *fragments: str) -> str:
@@ -779,9 +779,9 @@ def test_options_out_of_range(cli, arguments):
     one_line_error(cli(*arguments))
 
 
-# An expect: is input wherever a game is read (found by a hostile sweep: an empty one passed
-# verify, score and the API ignored a malformed one, and an unknown or repeated id counted as
-# a mismatch instead of an error).
+# An expect: is input wherever a game is read: an empty one must not pass verify, a
+# malformed one is an error for score and the API too, and an unknown or repeated id is an
+# error, not a mismatch.
 
 GOOD_EXPECT = "  players:\n    You: {total: 39, face_ev: 34, region_bonus: 25, net_bonus: 5, region_size: 4, siege: [MO, VA]}\n    Rival: {total: 40, face_ev: 40, region_bonus: 0}\n  winners: [Rival]\n"  # noqa: E501
 

@@ -32,7 +32,7 @@ def test_a_board_path_is_written_relative_to_the_output(cli, tmp_path, monkeypat
 
 
 def test_a_board_outside_the_output_s_folder_is_left_to_batch_board(cli, tmp_path):
-    """A batch line's board must stay in the input's folder (issue 10), so
+    """A batch line's board must stay in the input's folder, so
     for a board elsewhere the lines name none, a note says to give batch
     --board, and so the file works where it is."""
     (tmp_path / "boards").mkdir()

@@ -1,8 +1,8 @@
 """check and diff, tried as a hostile (or careless) user would: each test is
 a property or rule set for which the search must not print a proof it did
-not make.  Every case is a false "holds" (exit 0) or "equivalent" (exit 0)
-on the code this file was written against (each says how, in a comment);
-all are fixed now, and these tests keep them fixed.
+not make.  Each case is a way to get a false "holds" (exit 0) or
+"equivalent" (exit 0), or a traceback, out of a search that does not guard
+against it (each says how, in a comment).
 
 Each test says what a correct answer must NOT be (exit 0 and the proof
 line) and, where the contract is clear, what it must be.
@@ -63,7 +63,7 @@ def refused_property(cli, tmp_path: Path, text: str) -> str:
 # --- diff: a rule set's program scores the other rule set's position too ---------------
 
 
-# Was a false proof: diff loads both rule sets' programs over both positions: a program like the
+# A false proof: diff loads both rule sets' programs over both positions: a program like the
 # README's home-bonus.lp (face_value(G, P, home_bonus, 5) :- home(G, P, _).) adds its points to
 # position 0 (scored by the first rule set) as well, so the totals always agree
 def test_diff_sees_a_rule_set_program_that_changes_totals(cli, tmp_path, triangle):
@@ -76,7 +76,7 @@ def test_diff_sees_a_rule_set_program_that_changes_totals(cli, tmp_path, triangl
     assert "No position gives a different total" not in result.out
 
 
-# Was a false proof: the same cause: two rule sets with different programs (+5 and +9 per home)
+# A false proof: the same cause: two rule sets with different programs (+5 and +9 per home)
 # both apply to both positions, so diff proves them equivalent
 def test_diff_of_two_programmed_rule_sets(cli, tmp_path, triangle):
     five = rule_set(tmp_path, "plus-five", "face_value(G, P, plus, 5) :- home(G, P, _).\n")
@@ -90,7 +90,7 @@ def test_diff_of_two_programmed_rule_sets(cli, tmp_path, triangle):
 # --- a rule set whose constraint rules out some positions --------------------------------
 
 
-# Was a false proof: diff proves 'equivalent' although score refuses every position the second
+# A false proof: diff proves 'equivalent' although score refuses every position the second
 # rule set's constraint rules out (and scores them under the first): the probe only asks that
 # some position exist, not that both rule sets score the same positions
 def test_diff_of_a_rule_set_that_refuses_positions_is_not_equivalent(cli, tmp_path, triangle):
@@ -104,7 +104,7 @@ def test_diff_of_a_rule_set_that_refuses_positions_is_not_equivalent(cli, tmp_pa
     assert result.code != 0, result.out  # differs (1) or refused (2), never a proof
 
 
-# Was a false proof: check proves 'holds' when the rule set's own constraint rules out exactly
+# A false proof: check proves 'holds' when the rule set's own constraint rules out exactly
 # the positions that break the property (score refuses them): every position where player 0's
 # home is A is excluded, and the probe finds positions with other homes
 def test_check_under_a_rule_set_that_refuses_the_counterexamples(cli, tmp_path, triangle):
@@ -119,7 +119,7 @@ def test_check_under_a_rule_set_that_refuses_the_counterexamples(cli, tmp_path, 
 # --- properties whose violation rule can never fire, yet pass the checks -----------------
 
 
-# Was a false proof: an #external guard: the relaxed copy 'applies :- armed, net_bonus(...)'
+# A false proof: an #external guard: the relaxed copy 'applies :- armed, net_bonus(...)'
 # grounds (an external is an atom), but the search never switches it on, so violation never
 # holds and check says 'holds' for a property that fails on every position
 def test_a_violation_guarded_by_an_external_is_not_a_proof(cli, tmp_path, triangle):
@@ -131,7 +131,7 @@ def test_a_violation_guarded_by_an_external_is_not_a_proof(cli, tmp_path, triang
     assert "holds" not in result.out
 
 
-# Was a false proof: '#program base(k).' is a part named base with a parameter:
+# A false proof: '#program base(k).' is a part named base with a parameter:
 # read_user_programs and violation_applies count its rules as the base program's, but only
 # base/0 is grounded, so the violation rule is never grounded and check says 'holds'
 def test_a_violation_in_a_parametrised_base_part_is_refused(cli, tmp_path, triangle):
@@ -144,7 +144,7 @@ def test_a_violation_in_a_parametrised_base_part_is_refused(cli, tmp_path, trian
     assert line.startswith("evlogic: error: part.lp:")
 
 
-# Was a false proof: violation_applies keeps every rule whose head *text* contains 'violation':
+# A false proof: violation_applies keeps every rule whose head *text* contains 'violation':
 # a rule for violation/1 (or 'violations', 'no_violation') grounds and vouches for a violation/0
 # rule that reads a predicate with no atoms (declared #defined), so check says 'holds'
 def test_a_decoy_violation_with_arguments_does_not_vouch_for_violation(cli, tmp_path, triangle):
@@ -159,7 +159,7 @@ def test_a_decoy_violation_with_arguments_does_not_vouch_for_violation(cli, tmp_
     assert line.startswith("evlogic: error: decoy.lp: line 3: net_bonuss(0,P,B) never occurs")
 
 
-# Was a false proof: rules/generate.lp's own predicates are not namespaced: a property (or rule
+# A false proof: rules/generate.lp's own predicates are not namespaced: a property (or rule
 # set program) with a helper fact named limit/1 bounds the owned states through ':- limit(K),
 # #count{...} > K.' for every part and for the probe, so check says 'holds for every position'
 # with no bound printed
@@ -178,7 +178,7 @@ def test_a_helper_named_like_the_generators_bound_does_not_bound_the_search(
 # --- a rule set score refuses on this board -----------------------------------------------
 
 
-# Was a false proof: check and diff did not call games.check_game_end, so a
+# A false proof: check and diff did not call games.check_game_end, so a
 # rule set whose game_end is beyond the board (score refuses it) was proved.
 @pytest.mark.parametrize("command", ["check", "diff"])
 def test_a_game_end_beyond_the_board_is_refused_as_score_refuses_it(
@@ -200,7 +200,7 @@ def test_a_game_end_beyond_the_board_is_refused_as_score_refuses_it(
 # --- a property's own constraints and choices (found on the merged search) -----------------
 
 
-# Was a false proof: the constraint rules out exactly the positions where the
+# A false proof: the constraint rules out exactly the positions where the
 # violation rule could fire (home A), and other homes remain, so the probe's
 # "some position exists" passed.  A property holds no constraint at all now:
 # one that only narrows the positions is refused as well (write the
@@ -219,7 +219,7 @@ def test_a_property_with_a_constraint_of_its_own_is_refused(cli, tmp_path, trian
     assert "is an integrity constraint" in error
 
 
-# Was a false proof: violation in a choice head is chosen, not derived ('{ violation }
+# A false proof: violation in a choice head is chosen, not derived ('{ violation }
 # 0 :- ...' can never choose it, so check said 'holds'); only plain rules may derive it.
 @pytest.mark.parametrize(
     "program",
@@ -237,7 +237,7 @@ def test_violation_in_a_choice_head_is_refused(cli, tmp_path, triangle, program)
     assert line.startswith("evlogic: error: chosen.lp:")
 
 
-# Was a wrong witness: a property's '#show owned(P, S) : owned(1, P, S).' was read as
+# A wrong witness: a property's '#show owned(P, S) : owned(1, P, S).' was read as
 # part of the position found, so check printed a "smallest" position that is none
 @pytest.mark.parametrize(
     "show", ["#show owned(P, S) : owned(1, P, S).", "#show home/2.", "#show owned/3."]
@@ -252,7 +252,7 @@ def test_a_property_showing_position_terms_is_refused(cli, tmp_path, triangle, s
     assert len(result.err.strip().splitlines()) == 1
 
 
-# Was a wrong witness, or a traceback: a term computed from a variable or written
+# A wrong witness, or a traceback: a term computed from a variable or written
 # with a minus passed for a state of the position found, and a constant named
 # home ended in a ValueError (exit 1)
 @pytest.mark.parametrize(
@@ -272,7 +272,7 @@ def test_what_a_property_shows_is_not_read_as_the_position(cli, tmp_path, triang
 
 
 # --- what a program hides from the refusals of constraints and choices --------------------
-# Found by a hostile sweep (session 11): each was a false "holds" (exit 0) or a traceback.
+# Each is a false "holds" (exit 0) or a traceback where unguarded.
 
 # The property fails where the home is worth 3 (A, on the triangle), so "holds" is false.
 HOME_WORTH_3 = "violation :- home(0, 0, S), ev(S, E), E < 4.\n"
@@ -281,11 +281,11 @@ HOME_WORTH_3 = "violation :- home(0, 0, S), ev(S, E), E < 4.\n"
 @pytest.mark.parametrize(
     ("program", "phrase"),
     [
-        # Was a false proof: an odd loop is a constraint in disguise (score refuses the
+        # A false proof: an odd loop is a constraint in disguise (score refuses the
         # positions it rules out, "a constraint?"), and the search skipped them
         ("evl_p(G) :- home(G, P, S), ev(S, 3), not evl_p(G).\n", "evl_p/1 depends on itself"),
         ("evl_q(G) :- home(G, P, S), ev(S, 3), not evl_q(G).\n", "evl_q/1 depends on itself"),
-        # Was a false proof: an even loop gives a position two scorings (score: "more than
+        # A false proof: an even loop gives a position two scorings (score: "more than
         # one answer"); the search took whichever hid the counterexample
         (
             "evl_a(G) :- game(G), not evl_b(G).\nevl_b(G) :- game(G), not evl_a(G).\n"
@@ -307,11 +307,11 @@ def test_a_rule_set_loop_through_negation_is_refused(cli, tmp_path, triangle, pr
 @pytest.mark.parametrize(
     ("property_text", "line", "phrase"),
     [
-        # Was a false proof: the property's own constraint on violation rules out every
+        # A false proof: the property's own constraint on violation rules out every
         # counterexample
         (HOME_WORTH_3 + ":- violation.\n", 2, "is an integrity constraint"),
         (HOME_WORTH_3 + "bad :- violation.\n:- bad.\n", 3, "is an integrity constraint"),
-        # Was a traceback (IndexError decoding the position): a property derived a home of
+        # A traceback (IndexError decoding the position): a property derived a home of
         # position 0 beyond the board
         (HOME_WORTH_3 + "home(0, 0, 99).\n", 2, "a rule deriving home/3 of position 0"),
         (HOME_WORTH_3 + "state(99).\n", 2, "a rule deriving state/1, which the scoring rules"),
@@ -370,7 +370,7 @@ def test_too_many_players_for_the_board_says_why(cli, tmp_path, monkeypatch):
     )
 
 
-# Found by the review of those refusals: a pool, a classically negated atom and an #edge hid a
+# a pool, a classically negated atom and an #edge hid a
 # constraint from them (each a false "holds", exit 0)
 @pytest.mark.parametrize(
     ("extra", "phrase"),
@@ -394,7 +394,7 @@ def test_a_constraint_hidden_in_a_pool_a_negated_atom_or_an_edge_is_refused(
     assert error.startswith("evlogic: error: prop.lp: line ") and phrase in error, error
 
 
-# Were refused by the first version of those refusals (a loop through evlogic's own region
+# Once refused (a loop through evlogic's own region
 # rules, positions 0 and 1 taken for one): a property that builds position 1 from position 0's
 # region is stratified, and proves as before
 @pytest.mark.parametrize(
@@ -427,7 +427,7 @@ def test_the_readme_s_rule_set_program_still_proves_on_usa(cli, tmp_path, monkey
     assert "holds for every position on United States" in result.out
 
 
-# Found by the review: the search scores winners through points/4 (rules/points.lp), which
+# the search scores winners through points/4 (rules/points.lp), which
 # score never reads; a rule set deriving points/4 changed check's winners, not score's
 def test_a_rule_set_deriving_the_search_s_own_predicates_is_refused(cli, tmp_path, triangle):
     boost = rule_set(tmp_path, "boost", "points(G, P, 1000, boost) :- home(G, P, S), P > 0.\n")
@@ -440,7 +440,7 @@ def test_a_rule_set_deriving_the_search_s_own_predicates_is_refused(cli, tmp_pat
     assert "is a rule deriving points/4, which evlogic's rules derive or read" in line
 
 
-# Found by the review: a property that rescores position 0 proves things of scores score never
+# a property that rescores position 0 proves things of scores score never
 # gives (here totals lowered by 100, so "no total above 5" held)
 def test_a_property_that_rescores_position_0_is_refused(cli, tmp_path, triangle):
     error = refused_property(
@@ -452,7 +452,7 @@ def test_a_property_that_rescores_position_0_is_refused(cli, tmp_path, triangle)
     assert "is a rule deriving face_value/4, which the scoring rules or the rule set" in error
 
 
-# Was a false "holds": a source given two values (two rules for one name) made
+# A false "holds": a source given two values (two rules for one name) made
 # compare.lp pair each value with the other's, so winning C was a change of
 # +50 where the total drops by 50 - 5 (A alone: 100 + 50 + 3; with C: 100 + 3 + 5)
 def test_a_source_of_two_values_changes_as_its_sum(cli, tmp_path, triangle):
@@ -472,7 +472,7 @@ def test_a_source_of_two_values_changes_as_its_sum(cli, tmp_path, triangle):
     assert before == 153 and total(cli, rules) == 108
 
 
-# Was a false "holds": the homes of seats 1.. were searched in increasing order
+# A false "holds": the homes of seats 1.. were searched in increasing order
 # only, which is sound only when nothing tells those seats apart; this property
 # names seat 2, which then never had the lowest home
 def test_a_property_naming_seat_2_searches_every_order_of_the_homes(cli, tmp_path, triangle):
@@ -483,7 +483,7 @@ def test_a_property_naming_seat_2_searches_every_order_of_the_homes(cli, tmp_pat
     assert [p["home"] for p in players] == ["B", "C", "A"]
 
 
-# Was a traceback, exit 1 (which CI reads as "counterexample"): clasp's
+# A traceback, exit 1 (which CI reads as "counterexample"): clasp's
 # "Integer overflow" on a rule set's face value near 2^31, which score refuses
 def test_figures_past_32_bits_are_refused_in_one_line(cli, tmp_path, triangle):
     rules = rule_set(tmp_path, "big", "face_value(G, P, big, 2147483640) :- home(G, P, _).\n")

@@ -227,7 +227,7 @@ PATH_EDGES = [
 ]
 
 #: Properties that read what the other players hold in ways the reductions
-#: must not hide (found by a review): each must get the search that sees it.
+#: must not hide: each must get the search that sees it.
 SEEING = {
     "final": "violation :- final(0), #count{ S : owned(0, 0, S) } <= 1.\n",
     "far-triangle": (

@@ -308,7 +308,7 @@ def test_a_rule_set_program_that_treats_players_unalike_is_refused(
 
 
 def test_clingo_running_out_of_memory_in_a_solve_is_one_line_not_a_counterexample(cli, monkeypatch):
-    """Found by review: clingo's std::bad_alloc from inside a solve came out
+    """clingo's std::bad_alloc from inside a solve came out
     as a RuntimeError traceback with exit 1, which a CI job reads as a
     counterexample; it is the out-of-memory line, exit 2."""
     import evlogic.reports.check

@@ -175,7 +175,7 @@ def test_a_dense_board_is_503_in_time_and_its_work_ends(server):
 
 
 def test_the_complete_graph_of_60_states_is_answered_within_the_timeout(server):
-    """Issue 12's dense board: an answer (the report, or 503) in time."""
+    """A dense board: an answer (the report, or 503) in time."""
     started = time.monotonic()
     status, document = server.post("api/score", complete_graph_game(60))
     assert time.monotonic() - started < 3 + 2.5

@@ -68,7 +68,7 @@ def _board_reference_for(board: str, output: str) -> str | None:
     path is rewritten relative to the output's folder (standard output: the
     current folder), which batch reads it from.  None when the board is
     outside that folder: batch reads no line's file from outside its
-    input's folder (issue 10), so the lines then name no board and batch is
+    input's folder, so the lines then name no board and batch is
     given it with --board."""
     field = Field("--board", "", board, None, None)
     path = resolve_board(field, Path.cwd())
