@@ -31,8 +31,8 @@ import clingo
 import clingo.ast
 from clingo import Function, Number, Symbol, Tuple_
 
-from evlogic.asp.facts import board_program, state_ids
-from evlogic.asp.solver import SolverError, per_thread_cache
+from evlogic.asp.facts import board_program, number_symbol, state_ids
+from evlogic.asp.solver import SolverError, is_fact, per_thread_cache
 from evlogic.loading.boards import Board
 from evlogic.loading.games import Game, plain_line, quick_player
 from evlogic.loading.rulesets import RuleSet
@@ -139,7 +139,7 @@ def compiled(board: Board, rules: RuleSet) -> Compiled:
 @lru_cache(maxsize=32)
 def _compiled(board: Board, key: tuple, rules: RuleSet) -> Compiled:
     del key  # the cache key only
-    control = clingo.Control(["--models=1"], logger=_quiet)
+    control = clingo.Control(["--models=1"], logger=_messages_are_bugs)
     for name in COMPILE_RULES:
         control.load(str(rules_dir() / name))
     control.add("base", [], rules.program() + board_program(board))
@@ -200,7 +200,8 @@ def _compiled(board: Board, key: tuple, rules: RuleSet) -> Compiled:
     )
 
 
-def _quiet(code: clingo.MessageCode, message: str) -> None:
+def _messages_are_bugs(code: clingo.MessageCode, message: str) -> None:
+    """Any message but an undefined atom is a bug in the compiled encoding."""
     if code != clingo.MessageCode.AtomUndefined:
         raise SolverError("clingo: " + message.strip())
 
@@ -358,7 +359,7 @@ def pack(board: Compiled, positions: Sequence[Position]) -> Packed:
 def ground_chunk(board: Compiled, packed: Packed, positions: Sequence[Position]) -> clingo.Control:
     """The batch encoding grounded for ``positions``, packed by :func:`pack`
     (the positions answer the listing order of tied cores)."""
-    control = clingo.Control(SOLVE_OPTIONS, logger=_quiet)
+    control = clingo.Control(SOLVE_OPTIONS, logger=_messages_are_bugs)
     with clingo.ast.ProgramBuilder(control) as builder:
         for statement in _batch_statements():
             builder.add(statement)
@@ -502,15 +503,10 @@ def _grow(
     while True:
         parts = [(step, [Number(s)])] + ([(joins, [Number(s)])] if joins else [])
         control.ground(parts, context=context)
-        if not _is_fact(control, grew, s):
+        if not is_fact(control, Function(grew, [Number(s)])):
             return
         control.ground([(grow, [Number(s)])], context=context)
         s += 1
-
-
-def _is_fact(control: clingo.Control, name: str, value: int) -> bool:
-    found = control.symbolic_atoms[clingo.Function(name, [Number(value)])]
-    return found is not None and found.is_fact
 
 
 # --- input atoms: owns/11 and taken/9, made in Python -------------------------
@@ -524,12 +520,7 @@ Flat = list[int]  # rows of numbers, one after another
 
 def _atom_symbol(name: str, values: Flat) -> Symbol:
     """An atom of numbers as a clingo symbol."""
-    return Function(name, [_number(value) for value in values])
-
-
-@lru_cache(maxsize=1 << 16)
-def _number(value: int) -> Symbol:
-    return Number(value)
+    return Function(name, [number_symbol(value) for value in values])
 
 
 def _fast_atoms(name: str) -> Callable[[Flat, int], list[Symbol]] | None:

@@ -32,6 +32,7 @@ import clingo
 import clingo.ast
 
 from evlogic.asp.predicates import EVLOGIC_PREDICATES
+from evlogic.asp.solver import ignore_messages
 from evlogic.resources import rules_dir
 
 ASTType = clingo.ast.ASTType
@@ -144,7 +145,7 @@ def scoring_predicates() -> frozenset[tuple[str, int]]:
                 ):
                     found.add((node.symbol.name, len(node.symbol.arguments)))
 
-    clingo.ast.parse_files([str(path) for path in files], heads, logger=_quiet)
+    clingo.ast.parse_files([str(path) for path in files], heads, logger=ignore_messages)
     return frozenset(found)
 
 
@@ -192,7 +193,9 @@ def _parsed(programs: Sequence[Path]) -> list[clingo.ast.AST] | None:
     """The statements of ``programs`` (None: a parse error, left to the grounding)."""
     statements: list[clingo.ast.AST] = []
     try:
-        clingo.ast.parse_files([str(path) for path in programs], statements.append, logger=_quiet)
+        clingo.ast.parse_files(
+            [str(path) for path in programs], statements.append, logger=ignore_messages
+        )
     except RuntimeError:
         return None
     return statements
@@ -241,10 +244,6 @@ def _is_copy(statement: clingo.ast.AST) -> bool:
         and len(copy.arguments) == len(original.arguments)
         and [str(a) for a in copy.arguments[1:]] == [str(a) for a in original.arguments[1:]]
     )
-
-
-def _quiet(_code: clingo.MessageCode, _message: str) -> None:
-    pass
 
 
 def _qualifies(statement: clingo.ast.AST) -> bool:

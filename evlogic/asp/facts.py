@@ -128,7 +128,7 @@ class Positions:
             )
             self._listed.append(
                 [
-                    _number(index * base + numbers[state])
+                    number_symbol(index * base + numbers[state])
                     for player in game.players
                     for index, state in listing(player)
                 ]
@@ -157,7 +157,8 @@ def _player_codes(board: Board, player: int) -> dict[str, Symbol]:
 
 
 @lru_cache(maxsize=1 << 16)
-def _number(value: int) -> Symbol:
+def number_symbol(value: int) -> Symbol:
+    """``Number(value)``, made once for each value (positions reuse them)."""
     return Number(value)
 
 

@@ -169,7 +169,7 @@ def ground(
     if user_messages:
         raise user_program_error(user_messages[0])
     layer = 0
-    while _is_fact(control, clingo.Function("grew", [clingo.Number(layer)])):
+    while is_fact(control, clingo.Function("grew", [clingo.Number(layer)])):
         layer += 1
         control.ground([("frontier", [clingo.Number(layer)])])
         checkpoint()
@@ -405,28 +405,7 @@ def ignore_messages(_code: clingo.MessageCode, _message: str) -> None:
     (a warning would otherwise go to standard error once a parse)."""
 
 
-def _is_fact(control: clingo.Control, atom: clingo.Symbol) -> bool:
+def is_fact(control: clingo.Control, atom: clingo.Symbol) -> bool:
+    """Whether ``atom`` is a fact of the grounded ``control``."""
     found = control.symbolic_atoms[atom]
     return found is not None and found.is_fact
-
-
-class Search:
-    """One grounding, many optimisations under assumptions (``#external``
-    switches), for the searches that reports and checks need; scoring itself
-    never searches."""
-
-    def __init__(self, facts: str, rules: Sequence[Path]) -> None:
-        self.control = ground(facts, rules, ["--opt-mode=opt"])
-
-    def optimal(self, switched_on: Sequence[clingo.Symbol]) -> list[clingo.Symbol] | None:
-        """Shown atoms of an optimal model with exactly these externals true
-        (None when there is no model)."""
-        for atom in self.control.symbolic_atoms:
-            if atom.is_external:
-                self.control.assign_external(atom.symbol, atom.symbol in switched_on)
-        best: list[clingo.Symbol] | None = None
-        with self.control.solve(yield_=True) as handle:
-            for model in handle:
-                best = model.symbols(shown=True)
-        checkpoint()
-        return best

@@ -313,11 +313,6 @@ def _resolve_anew(
     return board, rules
 
 
-def _game(number: int, text: str, options: BatchOptions, boards: dict[object, object]) -> Game:
-    """The game on one line."""
-    return _checked_game(*_resolve(number, text, options, boards), options)
-
-
 def _checked_game(
     number: int, value: object, board: Board, rules: RuleSet, options: BatchOptions
 ) -> Game:

@@ -94,15 +94,14 @@ def diff(
     facts = first.program(0) + second.program(1, default=False)
     programs = [*first.programs, *second.programs, rules_dir() / "diff" / "position.lp"]
 
-    # Rule sets that are numbers only treat the players alike: a different
-    # total for some player is one for player 0 (rules/diff/total.lp).
-    total = "total" if not first.programs and not second.programs else "total-every-player"
-    # A different winner is asked only where player 0's total differs
+    # Rule sets of numbers treat the players alike: a different total for
+    # some player is one for player 0 (rules/diff/total.lp).  A different
+    # winner is asked only where player 0's total differs
     # (rules/diff/winner.lp), so every winner witness is a total witness of
     # rules/diff/total.lp: what the total search proves (none at all, or none
     # below a size) holds for the winner search too, which reads it as it runs.
     proved = Floor()
-    floors = {total: (proved, None), "winner": (Floor(), proved if total == "total" else None)}
+    floors = {"total": (proved, None), "winner": (Floor(), proved)}
 
     def run(kind: str) -> DiffSearch:
         publish, within = floors[kind]
@@ -126,7 +125,7 @@ def diff(
         return DiffSearch(OUTCOME[outcome.result], game, outcome.seconds, outcome.smallest)
 
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="evlogic-diff") as pool:
-        total_diff, winner_diff = pool.map(run, (total, "winner"))
+        total_diff, winner_diff = pool.map(run, ("total", "winner"))
     return DiffResult(
         (first_reference, second_reference), board.name, players, total_diff, winner_diff
     )
