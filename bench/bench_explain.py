@@ -24,9 +24,9 @@ sys.path[:0] = [str(HERE)]
 from boards import random_position  # noqa: E402
 from timing import median_seconds, print_table, run_command  # noqa: E402
 
-from evlogic.asp.engine import score_game  # noqa: E402
 from evlogic.loading.boards import load_board  # noqa: E402
 from evlogic.reports.explain import explain_game  # noqa: E402
+from evlogic.reports.score import score_game  # noqa: E402
 from evlogic.resources import bundled_boards, default_game  # noqa: E402
 
 

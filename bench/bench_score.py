@@ -30,9 +30,9 @@ sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 from boards import banded_position, hex_board, random_position  # noqa: E402
 from timing import interleaved_medians, median_seconds, print_table, run_command  # noqa: E402
 
-from evlogic.asp.engine import score_game  # noqa: E402
 from evlogic.loading.boards import load_board  # noqa: E402
 from evlogic.loading.games import Game  # noqa: E402
+from evlogic.reports.score import score_game  # noqa: E402
 from evlogic.resources import bundled_boards  # noqa: E402
 from plain_scorer import score_position  # noqa: E402
 

@@ -54,7 +54,6 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from timing import median_seconds  # noqa: E402
 
-from evlogic.asp.engine import score_game, scoring_rules  # noqa: E402
 from evlogic.asp.facts import Positions, board_program  # noqa: E402
 from evlogic.asp.solver import (  # noqa: E402
     POSITION_INPUT,
@@ -65,6 +64,7 @@ from evlogic.asp.solver import (  # noqa: E402
     solve,
 )
 from evlogic.loading.games import load_game_text  # noqa: E402
+from evlogic.reports.score import score_game, scoring_rules  # noqa: E402
 
 FOUR = {
     "board": "usa",

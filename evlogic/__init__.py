@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from evlogic.asp.engine import score_file, score_game
     from evlogic.drawing.diagram import draw_diagram
     from evlogic.errors import InputError
     from evlogic.loading.boards import Board, State, load_board
@@ -24,12 +23,13 @@ if TYPE_CHECKING:
     from evlogic.loading.rulesets import RuleSet, load_rule_set
     from evlogic.reports.explain import Explanation, explain_game
     from evlogic.reports.report import PlayerScore, ScoreReport
+    from evlogic.reports.score import score_file, score_game
 
 #: The module of each public name, imported when the name is first used
 #: (PEP 562): a batch worker, which needs a few modules, imports only those.
 _MODULES = {
-    "score_file": "evlogic.asp.engine",
-    "score_game": "evlogic.asp.engine",
+    "score_file": "evlogic.reports.score",
+    "score_game": "evlogic.reports.score",
     "draw_diagram": "evlogic.drawing.diagram",
     "InputError": "evlogic.errors",
     "Board": "evlogic.loading.boards",

@@ -16,11 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO
-from evlogic.asp.engine import score_game
 from evlogic.batch.runner import BatchOptions, Limits, _json_line, run_batch
 from evlogic.batch.sample import sample_games
 from evlogic.loading.boards import load_board
 from evlogic.loading.games import load_game
+from evlogic.reports.score import score_game
 from evlogic.resources import bundled_boards
 from strategies import positions
 

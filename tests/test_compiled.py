@@ -21,12 +21,12 @@ from hypothesis import strategies as st
 from test_differential import game_under
 
 from evlogic.asp import compiled
-from evlogic.asp.engine import score_game
 from evlogic.batch.lines import Packed
 from evlogic.batch.runner import BatchOptions, _json_line, run_batch
 from evlogic.errors import InputError
 from evlogic.loading.boards import load_board
 from evlogic.loading.rulesets import load_rule_set
+from evlogic.reports.score import score_game
 from evlogic.resources import bundled_boards
 from strategies import boards, positions
 

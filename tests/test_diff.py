@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import yaml
 
-from evlogic.asp.engine import score_game
 from evlogic.loading.games import load_game
 from evlogic.loading.rulesets import load_rule_set
+from evlogic.reports.score import score_game
 
 
 def run(cli, *args):

@@ -9,13 +9,13 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evlogic.asp.engine import score_game
 from evlogic.asp.facts import board_program, game_program
 from evlogic.asp.search import SEARCH_RULES
 from evlogic.asp.solver import rule_paths, solve
 from evlogic.loading.games import Game
 from evlogic.loading.rulesets import rule_set_from_field
 from evlogic.loading.yamlfile import yaml_document
+from evlogic.reports.score import score_game
 from plain_scorer import Rules, score_position
 from strategies import as_game, big_positions, positions, within_game_end
 

@@ -8,10 +8,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import RULEBOOK
-from evlogic.asp.engine import score_game
 from evlogic.errors import InputError
 from evlogic.loading.games import Game, Player, load_game
 from evlogic.reports.explain import explain_game
+from evlogic.reports.score import score_game
 from plain_scorer import score_position
 from strategies import as_game, positions
 

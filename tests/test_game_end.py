@@ -20,7 +20,6 @@ from test_search_soundness import PROPERTIES, canonical_key, owned_count, positi
 
 import evlogic.asp.compiled
 from conftest import LOCAL_URL, SEARCH_EDGES, board_dict
-from evlogic.asp.engine import score_game
 from evlogic.batch.runner import BatchOptions, run_batch
 from evlogic.errors import InputError
 from evlogic.loading.boards import load_board
@@ -29,6 +28,7 @@ from evlogic.loading.rulesets import load_rule_set
 from evlogic.reports.check import check
 from evlogic.reports.diff import diff
 from evlogic.reports.explain import explain_game
+from evlogic.reports.score import score_game
 from evlogic.resources import bundled_boards, rules_dir
 from evlogic.web.app import create_app
 from evlogic.web.service import Catalog

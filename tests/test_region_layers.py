@@ -11,8 +11,6 @@ from hypothesis import HealthCheck, given, settings
 from test_differential import game_under, rule_variants
 
 from conftest import RULEBOOK
-from evlogic.asp import engine
-from evlogic.asp.engine import ONE_SHOT_STATES, score_game, scoring_rules
 from evlogic.asp.facts import Positions, board_program
 from evlogic.asp.solver import (
     POSITION_INPUT,
@@ -22,6 +20,8 @@ from evlogic.asp.solver import (
     solve,
 )
 from evlogic.loading.games import Game, Player, load_game
+from evlogic.reports import score
+from evlogic.reports.score import ONE_SHOT_STATES, score_game, scoring_rules
 from strategies import as_game, big_positions, positions
 
 
@@ -84,6 +84,6 @@ def test_a_board_reaches_clingo_as_trees_or_as_text_with_the_same_report(monkeyp
     parsed once, larger ones as text: the same facts, the same report."""
     games = [load_game(path) for path in sorted(RULEBOOK.glob("*.yaml"))]
     as_trees = [score_game(game).to_dict() for game in games]
-    monkeypatch.setattr(engine, "CACHED_BOARD_STATES", 0)
+    monkeypatch.setattr(score, "CACHED_BOARD_STATES", 0)
     assert [score_game(game).to_dict() for game in games] == as_trees
     assert len({json.dumps(report) for report in as_trees}) == len(games) > 1

@@ -12,11 +12,11 @@ import yaml
 from starlette.testclient import TestClient
 
 from conftest import JSON_BODY, LOCAL_URL, RULEBOOK, run_subprocess
-from evlogic.asp.engine import score_game
 from evlogic.drawing.diagram import render_svg
 from evlogic.loading.games import load_game
 from evlogic.loading.rulesets import load_rule_set
 from evlogic.reports.explain import explain_game
+from evlogic.reports.score import score_game
 from evlogic.web.app import MAX_BODY, create_app
 from evlogic.web.service import Catalog
 

@@ -20,8 +20,8 @@ import pytest
 import yaml
 
 from conftest import REPO, RULEBOOK, run_subprocess
-from evlogic.asp.engine import score_game
 from evlogic.loading.games import load_game_text
+from evlogic.reports.score import score_game
 
 playwright = pytest.importorskip("playwright.sync_api")
 

@@ -44,7 +44,7 @@ SCORING_RULES: tuple[str, ...] = (
 
 #: The scoring program with every region layer ground in the one base call
 #: (rules/region_layers.lp for rules/region_order.lp): faster where regions
-#: are small, quadratic in a region's size (see evlogic.asp.engine).
+#: are small, quadratic in a region's size (see evlogic.reports.score).
 SCORING_RULES_ONE_SHOT: tuple[str, ...] = tuple(
     "region_layers.lp" if name == "region_order.lp" else name for name in SCORING_RULES
 )

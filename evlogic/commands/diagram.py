@@ -6,7 +6,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from evlogic.asp.engine import score_game
 from evlogic.commands import summary
 from evlogic.commands.options import (
     add_limit_options,
@@ -17,6 +16,7 @@ from evlogic.commands.options import (
 )
 from evlogic.commands.output_file import output_file
 from evlogic.errors import InputError, quote
+from evlogic.reports.score import score_game
 
 HELP = """\
 Draw one player's position as a hex map, one tile per state, coloured by

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from evlogic.asp.engine import score_game
 from evlogic.commands import summary
 from evlogic.commands.options import (
     add_format_option,
@@ -15,6 +14,7 @@ from evlogic.commands.options import (
     write_output,
 )
 from evlogic.reports.render import to_json, to_text
+from evlogic.reports.score import score_game
 
 HELP = """\
 Score a game file: each player's breakdown and the winner.

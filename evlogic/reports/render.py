@@ -299,9 +299,9 @@ def diff_to_json(result: DiffResult) -> str:
 
 def diff_to_text(result: DiffResult, first: RuleSet, second: RuleSet, board: Board) -> str:
     """Each witness as a game file, then its score under both rule sets."""
-    from evlogic.asp.engine import score_game
     from evlogic.loading.games import game_from_fields
     from evlogic.loading.yamlfile import Field
+    from evlogic.reports.score import score_game
 
     a, b = result.rules
     lines = [f"{a} vs {b} on {result.board} with {players_text(result.players)}"]

@@ -11,13 +11,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from evlogic.asp.engine import score_game
 from evlogic.errors import InputError
 from evlogic.loading.expect import LIST_FIELDS, Expected
 from evlogic.loading.games import GAME_KEYS, game_from_document
 from evlogic.loading.rulesets import RuleSet
 from evlogic.loading.yamlfile import Field, read_yaml
 from evlogic.reports.report import PlayerScore, ScoreReport
+from evlogic.reports.score import score_game
 from evlogic.resources import examples_dir
 
 

@@ -261,7 +261,7 @@ def player_name(fields: dict[str, Field], game: Game, purpose: str) -> str:
 
 
 def score(catalog: Catalog, top: Field) -> dict:
-    from evlogic.asp.engine import score_game
+    from evlogic.reports.score import score_game
 
     game, _ = catalog.game(top, [])
     return score_game(game).to_dict()
@@ -272,7 +272,7 @@ def warm(catalog: Catalog) -> None:
     on the page's start board, which parses the rules' syntax trees and the
     board's facts (cached, see evlogic.asp.solver) and runs clingo once (the
     first request of a cold worker took about 100 ms, the next ones 15)."""
-    from evlogic.asp.engine import score_game
+    from evlogic.reports.score import score_game
 
     board = catalog.boards[catalog.start["board"]]
     rules = catalog.rule_sets[catalog.start["rules"]]

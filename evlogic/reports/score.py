@@ -1,4 +1,4 @@
-"""The engine: a game in, a score report out (facts -> clingo -> report)."""
+"""Scoring: a game in, a score report out (facts -> clingo -> report)."""
 
 from __future__ import annotations
 
