@@ -343,7 +343,7 @@ def report(line: int, players: list[tuple[str, str, int, int, int]], winners: li
 
 @pytest.mark.parametrize("chunk_size", [1, 2, 10_000])
 def test_stats_by_hand(cli, tmp_path, monkeypatch, chunk_size):
-    monkeypatch.setattr("evlogic.batch.stats.CHUNK_SIZE", chunk_size)  # games per grounding
+    monkeypatch.setattr("evlogic.reports.stats.CHUNK_SIZE", chunk_size)  # games per grounding
     reports = tmp_path / "out.jsonl"
     reports.write_text(
         "\n".join(

@@ -1,3 +1,3 @@
 """Scoring many positions: the batch runner (chunks, worker processes,
-Dask), random positions for balance studies, and statistics over batch
-output."""
+Dask) and random positions for balance studies.  Statistics over batch
+output are a report: evlogic.reports.stats."""

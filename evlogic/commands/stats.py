@@ -24,8 +24,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.batch.stats import batch_stats
     from evlogic.reports.render import stats_to_json, stats_to_text
+    from evlogic.reports.stats import batch_stats
 
     with open_input(args.reports) as lines:
         stats = batch_stats(lines, "<stdin>" if args.reports == "-" else args.reports)

@@ -11,13 +11,13 @@ from evlogic.errors import escaped
 from evlogic.reports.report import PlayerScore, ScoreReport
 
 if TYPE_CHECKING:  # only for annotations: keeps `evlogic score` start-up lean
-    from evlogic.batch.stats import BatchStats
     from evlogic.loading.boards import Board
     from evlogic.loading.rulesets import RuleSet
     from evlogic.reports.boardreport import BoardReport
     from evlogic.reports.check import CheckResult
     from evlogic.reports.diff import DiffResult
     from evlogic.reports.explain import Explanation
+    from evlogic.reports.stats import BatchStats
     from evlogic.reports.verify import ScenarioResult
 
 
