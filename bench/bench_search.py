@@ -59,8 +59,8 @@ def run_check(usa, name: str, players: int, timeout: float) -> tuple[str, float,
 
 
 #: A property of a user's (not bundled) whose smallest counterexample is the
-#: homes alone: proving that smallest took 27 s with 3 players while the
-#: search counted the homes in its #minimize (rules/search/smallest.lp).
+#: homes alone, slow to prove smallest for a search that counted the homes
+#: in its #minimize (rules/search/smallest.lp counts only the other states).
 HOMES_TOUCH = "violation :- home(0, 1, S), owned(0, 0, T), adjacent(S, T).\n"
 
 

@@ -7,10 +7,10 @@ rules is comparing ids.  The predicates are the input interface documented
 in the headers of ``rules/*.lp``.
 
 Boards and one-off positions are program text: clingo parses text faster
-than it takes symbols one API call at a time (measured: 4.2 us against 6.5
-us an atom).  Positions to score (:class:`Positions`) reach the grounder as
-symbols through rules/position_input.lp: a call per position answers with
-symbols made once per board, which costs less than parsing either.
+than it takes symbols one API call at a time.  Positions to score
+(:class:`Positions`) reach the grounder as symbols through
+rules/position_input.lp: a call per position answers with symbols made once
+per board, which costs less than parsing either.
 """
 
 from __future__ import annotations

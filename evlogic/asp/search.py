@@ -15,9 +15,8 @@ How the search is engineered (see bench/bench_search.py):
 * One grounding and one solve over every home of player 0, in which the
   solver decides player 0's home first (clasp's domain heuristic,
   rules/search/home_first.lp): each home is a case of its own, as under an
-  assumption, without a solve's set-up per home (0.04 s each, measured),
-  and clauses learnt for one home stay for the next.  On own-monotone with
-  2 players this took about 30% less CPU than a solve per home.
+  assumption, without a solve's set-up per home, and clauses learnt for
+  one home stay for the next: less work than a solve per home.
 * Programs that read only player 0's figures (evlogic/asp/cone.py) get
   rules/search/generate_player0.lp: the other players are merged, and no
   one but player 0 is scored in full.

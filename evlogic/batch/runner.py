@@ -61,8 +61,8 @@ from evlogic.resources import maps_dir, rules_dir
 
 #: Lines per chunk: big enough that a grounding's fixed costs (a clingo
 #: Control, the board's tables, a ground call a closure step) fade, small
-#: enough that memory stays flat and --jobs has chunks to share.  On the usa
-#: board 2,000 took ~4.5% fewer instructions a position than 1,000.
+#: enough that memory stays flat and --jobs has chunks to share
+#: (bench/count_batch.py --chunk-size counts a position's instructions).
 CHUNK_SIZE = 2000
 
 #: A piece of a chunk whose worker died is retried in this many smaller
@@ -362,7 +362,7 @@ def cycle_collector_paused() -> Iterator[None]:
     makes some 100,000 short-lived objects (parsed lines, rows of shown
     atoms, report fragments), none in a cycle, and every 700 of them the
     collector walks the young ones, every few thousand all of them (the
-    board's tables too): measured, about 5% of the compiled path.  Reference
+    board's tables too), about 5% of the compiled path.  Reference
     counting still frees everything; whatever cycle a chunk leaves (an
     exception's traceback) is collected once the collector runs again."""
     if not gc.isenabled():

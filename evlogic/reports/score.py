@@ -22,7 +22,7 @@ from evlogic.reports.report import ScoreReport, atoms_by_position, decode
 #: (rules/region_layers.lp), the others a layer at a time
 #: (rules/region_order.lp).  A region is at most its player's states, and
 #: one-shot layers cost its size squared against about a millisecond a layer
-#: (measured on the usa board and a hex lattice: the same time at about 24
+#: (on the usa board and a hex lattice both take the same time at about 24
 #: states; tests/test_region_layers.py checks both give the same layers).
 ONE_SHOT_STATES = 20
 
