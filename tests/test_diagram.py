@@ -300,7 +300,8 @@ def assert_links_avoid_other_tiles(root: ET.Element) -> None:
 
 
 def test_links_never_cross_another_tile(cli, tmp_path):
-    """WV-PA used to run through OH; a 21-state region was a tangle."""
+    """No link crosses a tile it does not join (WV-PA around OH), so a
+    21-state region stays legible."""
     (tmp_path / "g.yaml").write_text(
         "board: usa\nplayers:\n  - {name: You, home: OH, states: [PA, WV, MI, IN, KY, TN, VA,"
         " NC, MD, DE, NJ, NY, IL, WI, MO, GA, SC, AL, MS, KS, IA]}\n"

@@ -77,7 +77,7 @@ def test_diff_needs_two_rule_sets(cli):
 
 def test_a_rule_set_with_programs_is_refused_not_proved_equivalent(cli, tmp_path, search_board):
     """Both positions of a diff are grounded together, so a rule set's own
-    program would score both alike (the README's home-bonus.lp: every home
+    program would score both alike (docs/formats.md's home-bonus.lp: every home
     worth 5 more would look equivalent to standard): refused, one line."""
     (tmp_path / "home-bonus.lp").write_text("face_value(G, P, home_bonus, 5) :- home(G, P, _).\n")
     (tmp_path / "home-bonus.yaml").write_text(

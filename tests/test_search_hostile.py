@@ -63,9 +63,9 @@ def refused_property(cli, tmp_path: Path, text: str) -> str:
 # --- diff: a rule set's program scores the other rule set's position too ---------------
 
 
-# A false proof: diff loads both rule sets' programs over both positions: a program like the
-# README's home-bonus.lp (face_value(G, P, home_bonus, 5) :- home(G, P, _).) adds its points to
-# position 0 (scored by the first rule set) as well, so the totals always agree
+# A false proof: diff loads both rule sets' programs over both positions: a program like
+# docs/formats.md's home-bonus.lp (face_value(G, P, home_bonus, 5) :- home(G, P, _).) adds its
+# points to position 0 (scored by the first rule set) as well, so the totals always agree
 def test_diff_sees_a_rule_set_program_that_changes_totals(cli, tmp_path, triangle):
     bonus = rule_set(tmp_path, "home-bonus", "face_value(G, P, home_bonus, 5) :- home(G, P, _).\n")
     assert total(cli, "standard") != total(cli, bonus)  # score sees the difference

@@ -192,8 +192,8 @@ def test_a_downloaded_game_refers_to_its_uploaded_board_file(client, tmp_path, b
     ],
 )
 def test_a_board_file_that_is_not_text_is_refused_whatever_the_board(client, board_file, wording):
-    """It was only read for an inline board, so beside a named one a number
-    (or a list, or null) was silently dropped."""
+    """board_file is checked beside a named board as beside an inline one: a
+    number (or a list, or null) is refused, not silently dropped."""
     inline = client.get("/api/boards/usa").json()["inline"]
     for board in ("usa", inline):
         body = {"game": {**rulebook_game(), "board": board}, "board_file": board_file}

@@ -189,8 +189,8 @@ def test_the_complete_graph_of_60_states_is_answered_within_the_timeout(server):
 
 @pytest.mark.parametrize("size", [160, 280], ids=["185KB", "573KB"])
 def test_a_board_over_the_bound_is_413_before_it_is_queued(client, size):
-    """Four such boards kept all four workers busy for the time limit, and
-    one drove a worker to 2.7 GB; now none reaches a worker."""
+    """Such a board reaches no worker: four of them would keep all four
+    workers busy for the time limit, and one takes gigabytes."""
     game = complete_graph_game(size)
     for path, body in [
         ("/api/score", game),

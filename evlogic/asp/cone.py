@@ -3,8 +3,8 @@
 A property (or a diff) whose programs read only player 0's figures does not
 need the other players' regions, only which states they hold and which are
 their homes; rules/search/generate_player0.lp then merges their other
-states into one homeless seat (see its header, and the README's check
-section for why that is sound).  :func:`reads_player0_only` decides it from
+states into one homeless seat (see its header, and docs/verification.md,
+"Why the reductions are sound").  :func:`reads_player0_only` decides it from
 the programs' text, conservatively: any doubt means the full search.
 
 A program qualifies when, in every statement,

@@ -1,6 +1,6 @@
 """The ASGI app of ``evlogic serve``: one page and a JSON API.
 
-Routes (documented with curl examples in the README):
+Routes (documented with curl examples in docs/cli.md):
 
     GET  /                      the page (static/index.html; it uses only the API)
     GET  /api/start             the game the page opens on
