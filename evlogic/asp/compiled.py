@@ -102,7 +102,11 @@ class Compiled:
     numbers: dict[str, int]  # state id -> its number
 
 
-def rule_set_key(rules: RuleSet) -> tuple:
+#: A rule set's numbers, in the order of :func:`rule_set_key`.
+RuleSetKey = tuple[tuple[tuple[int, int], ...], int, int, int, bool, str, int | None]
+
+
+def rule_set_key(rules: RuleSet) -> RuleSetKey:
     """What a compiled board depends on: the rule set's numbers, not its name."""
     return (
         rules.tiers,
@@ -137,7 +141,7 @@ def compiled(board: Board, rules: RuleSet) -> Compiled:
 
 
 @lru_cache(maxsize=32)
-def _compiled(board: Board, key: tuple, rules: RuleSet) -> Compiled:
+def _compiled(board: Board, key: RuleSetKey, rules: RuleSet) -> Compiled:
     del key  # the cache key only
     control = clingo.Control(["--models=1"], logger=_messages_are_bugs)
     for name in COMPILE_RULES:
@@ -292,7 +296,8 @@ class _Context:
         self._packed = packed
         self._positions = positions
 
-    def __getattr__(self, name: str):  # one method per table and scalar
+    # one method per table and scalar
+    def __getattr__(self, name: str) -> Callable[[], list[Symbol] | Symbol]:
         board = self.__dict__["_board"]
         if name in board.tables:
             rows = board.tables[name]
@@ -389,6 +394,7 @@ def solve(control: clingo.Control) -> str:
     the model's shown atoms (rules/batch/output.lp) as the text of one
     tuple, for :func:`read_rows` (clingo's Python API costs about a
     microsecond a symbol: the text is made in clingo)."""
+    handle: clingo.SolveHandle  # (clingo leaves __enter__ unannotated)
     with control.solve(yield_=True) as handle:
         for model in handle:
             return _shown_text(model)
@@ -453,7 +459,7 @@ def _raw_shown_text(model: clingo.Model) -> str | None:
     try:
         from clingo._internal import _ffi, _lib
 
-        rep = model._rep  # type: ignore[attr-defined]
+        rep = model._rep
         shown = _lib.clingo_show_type_shown
     except (ImportError, AttributeError):
         return None
@@ -478,7 +484,8 @@ def _raw_shown_text(model: clingo.Model) -> str | None:
         chars = _ffi.new("char[]", size[0])
         if not _lib.clingo_symbol_to_string(tuple_[0], chars, size[0]):
             return None
-    return _ffi.string(chars).decode()
+    text: str = _ffi.string(chars).decode()
+    return text
 
 
 #: Characters a shown atom of rules/batch/output.lp takes at most, comma
@@ -563,7 +570,8 @@ def _fast_atoms(name: str) -> Callable[[Flat, int], list[Symbol]] | None:
         for start in range(0, len(values), width):
             if not create(encoded, first + start, width, True, out):
                 raise SolverError("clingo: cannot make an input atom")
-            atoms.append(Symbol(out[0]))
+            # (no-untyped-call: clingo leaves Symbol.__init__ unannotated)
+            atoms.append(Symbol(out[0]))  # type: ignore[no-untyped-call]
         return atoms
 
     return fast
@@ -573,7 +581,7 @@ def _number_tag() -> int | None:
     """The high 32 bits of every handle of a number 0 <= n < 2^31 in this
     clingo, whose low 32 bits are n (clingo 5.8 on a little-endian machine),
     or None when that is not so (then the handles are looked up)."""
-    tag = Number(0)._rep >> 32
+    tag: int = Number(0)._rep >> 32
     samples = (1, 7, 255, 256, 65_535, 1 << 20, (1 << 31) - 1)
     if sys.byteorder != "little" or any(Number(n)._rep != tag << 32 | n for n in samples):
         return None

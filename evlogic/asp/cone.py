@@ -331,7 +331,8 @@ def _compared_with_zero(comparison: clingo.ast.AST) -> str | None:
     left, right = comparison.term, comparison.guards[0].term
     for variable, other in ((left, right), (right, left)):
         if variable.ast_type == ASTType.Variable and _is_zero(other):
-            return variable.name
+            name: str = variable.name
+            return name
     return None
 
 

@@ -498,7 +498,8 @@ def _plain_head(node: AST) -> AST:
         raise _Outside(node, POOL)
     if head.atom.ast_type != T.SymbolicAtom or head.atom.symbol.ast_type != T.Function:
         raise _Outside(node, "a rule whose head is not one plain atom (classical negation?)")
-    return head.atom
+    atom: AST = head.atom
+    return atom
 
 
 def _reserved(node: AST, signature: Predicate) -> None:

@@ -42,12 +42,13 @@ def is_for_every(node: AST) -> bool:
     if len(head.elements) != 1 or not _exactly_one(head):
         return False
     literal = head.elements[0].literal
-    return (
+    plain: bool = (  # (clingo types an AST's fields as Any)
         literal.ast_type == T.Literal
         and literal.sign == clingo.ast.Sign.NoSign
         and literal.atom.ast_type == T.SymbolicAtom
         and literal.atom.symbol.ast_type == T.Function
     )
+    return plain
 
 
 def _exactly_one(head: AST) -> bool:
@@ -57,7 +58,8 @@ def _exactly_one(head: AST) -> bool:
         return False
     if len(guards) == 2:
         return all(guard.comparison == operators.LessEqual for guard in guards)
-    return guards[0].comparison == operators.Equal
+    equal: bool = guards[0].comparison == operators.Equal
+    return equal
 
 
 def _is_one(term: AST) -> bool:

@@ -535,6 +535,7 @@ def _solve(
             return "within"
         return "stopped" if stop() else None
 
+    handle: clingo.SolveHandle  # (clingo leaves __enter__ unannotated)
     with control.solve(assumptions=assumptions or [], yield_=True, async_=True) as handle:
         reason = _await(handle, progress, deadline, halt)
         if reason is not None:
@@ -614,6 +615,7 @@ def _smallest(
         best, since = within.best, within.best_since
         if best is None or best in guessed or time.monotonic() - since < SETTLED:
             return None
+        assert progress.best is not None
         return best if floor <= best < _owned_count(progress.best) else None
 
     while True:
@@ -672,20 +674,18 @@ def _smallest(
                 progress.show()
             continue
         progress.phase = f"looking for one with at most {best - 1} owned states"
-        status = _optimise(
-            control,
-            best - 1,
-            deadline,
-            progress,
-            record,
+
+        def settled(floor: int = floor) -> bool:
             # a counterexample as small as the floor is the smallest: no
             # need to wait for the solver to prove it
-            lambda floor=floor: (
+            assert progress.best is not None
+            return (
                 within.size is not None
                 or guess() is not None
                 or _owned_count(progress.best) <= floor
-            ),
-        )
+            )
+
+        status = _optimise(control, best - 1, deadline, progress, record, settled)
         if status == "exhausted":
             return True
         if status == "unknown":
@@ -810,6 +810,7 @@ def _each_part(
     ]
     tried = 0
     homes = [] if home is None else [_home(home)]
+    handle: clingo.SolveHandle  # (clingo leaves __enter__ unannotated)
     with guide.solve(assumptions=homes, yield_=True, async_=True) as handle:
         while True:
             reason = _await(handle, progress, deadline, _stopped(stop))
@@ -850,8 +851,11 @@ def _optimise(
     recorded is optimal, or there is none within the bound), "stopped"
     (``stop()`` said so) or "unknown" (the deadline came first)."""
     _set_bound(control, bound)
-    control.configuration.solve.opt_mode = "opt"
+    solving = control.configuration.solve
+    assert isinstance(solving, clingo.Configuration)  # clingo types every option as a union
+    solving.opt_mode = "opt"
     try:
+        handle: clingo.SolveHandle  # (clingo leaves __enter__ unannotated)
         with control.solve(assumptions=assumptions or [], yield_=True, async_=True) as handle:
             while True:
                 reason = _await(handle, progress, deadline, _stopped(stop))
@@ -863,7 +867,7 @@ def _optimise(
                 record(model)
                 handle.resume()
     finally:
-        control.configuration.solve.opt_mode = "ignore"
+        solving.opt_mode = "ignore"
 
 
 def _any_position(
@@ -880,6 +884,7 @@ def _any_position(
     try:
         for atom in [None] if one_of is None else one_of:
             assumptions = [] if atom is None else [(atom, True)]
+            handle: clingo.SolveHandle  # (clingo leaves __enter__ unannotated)
             with control.solve(assumptions=assumptions, yield_=True, async_=True) as handle:
                 if not handle.wait(max(0.0, deadline - time.monotonic())):
                     handle.cancel()
@@ -1059,7 +1064,7 @@ def position_game(
     board_reference: str,
     rules_reference: str,
     players: int,
-) -> dict:
+) -> dict[str, object]:
     """A found position as a game mapping (the game-file schema)."""
     ids = state_ids(board)
     homes: dict[int, str] = {}

@@ -83,10 +83,13 @@ def per_thread_cache(
 
         @functools.wraps(function)
         def cached(*args: Arguments.args, **kwargs: Arguments.kwargs) -> Result:
+            # (the cache takes hashable arguments, which a ParamSpec cannot say)
+            call: Callable[..., Result]
             try:
                 call = local.call
             except AttributeError:
-                call = local.call = lru_cache(maxsize=maxsize)(function)
+                fresh: Callable[..., Result] = lru_cache(maxsize=maxsize)(function)
+                call = local.call = fresh
             return call(*args, **kwargs)
 
         return cached
@@ -185,7 +188,7 @@ def solve(
     rules: Sequence[Path] | None = None,
     context: object = None,
     statements: Sequence[clingo.ast.AST] = (),
-) -> list[clingo.Symbol]:
+) -> Sequence[clingo.Symbol]:
     """Ground ``rules`` (default: the scoring program) with ``facts`` (and
     ``context`` and ``statements``, see :func:`ground`); return the shown
     atoms of the one model.
@@ -199,7 +202,8 @@ def solve(
     users = user_files(rules)
     options = ["--models=2", "--project=show"] if users else ["--models=1"]
     control = ground(facts, rules, options, context, statements)
-    models = []
+    models: list[Sequence[clingo.Symbol]] = []
+    handle: clingo.SolveHandle  # (clingo leaves SolveHandle.__enter__ unannotated)
     with control.solve(yield_=True) as handle:
         for model in handle:
             models.append(model.symbols(shown=True))

@@ -242,11 +242,13 @@ def _first(arguments: Sequence[clingo.ast.AST]) -> int | str | None:
         return None
     first = arguments[0]
     if first.ast_type == clingo.ast.ASTType.Variable:
-        return first.name
+        name: str = first.name
+        return name
     if first.ast_type == clingo.ast.ASTType.SymbolicTerm and (
         first.symbol.type == clingo.SymbolType.Number
     ):
-        return first.symbol.number
+        number: int = first.symbol.number
+        return number
     return None
 
 

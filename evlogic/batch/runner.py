@@ -239,8 +239,13 @@ def _parse(number: int, text: str, options: BatchOptions) -> object:
     raise InputError(options.source, message, line=number)
 
 
+#: A chunk's resolved references: a board reference -> its board, and a
+#: line's references (:func:`_references`) -> its board and rule set.
+_Resolved = dict[object, Board | tuple[Board, RuleSet]]
+
+
 def _resolve(
-    number: int, text: str, options: BatchOptions, boards: dict[object, object]
+    number: int, text: str, options: BatchOptions, boards: _Resolved
 ) -> tuple[int, object, Board, RuleSet]:
     """One line read: its number, its value, its board and rule set.
     ``boards`` caches the chunk's board references (resolving a path and
@@ -250,7 +255,9 @@ def _resolve(
     value = _parse(number, text, options)
     key = _references(value)
     if key is not None and key in boards:
-        board, rules = boards[key]  # type: ignore[misc]
+        cached = boards[key]
+        assert isinstance(cached, tuple)  # a line's references: its board and rule set
+        board, rules = cached
         return number, value, board, rules
     board, rules = _resolve_anew(number, value, options, boards)
     if key is not None:
@@ -275,7 +282,7 @@ _ABSENT = ()
 
 
 def _resolve_anew(
-    number: int, value: object, options: BatchOptions, boards: dict[object, object]
+    number: int, value: object, options: BatchOptions, boards: _Resolved
 ) -> tuple[Board, RuleSet]:
     top = Field(options.source, "", value, number, None)
     reference = value.get("board") if isinstance(value, dict) else None
@@ -288,6 +295,7 @@ def _resolve_anew(
         top.fields(*LINE_KEYS, what="a game mapping")["board"].text("a board")
     elif _looks_like_path(reference):
         _confine(reference, "board", options, number)
+    assert isinstance(reference, str)  # .text() raised for anything else
     try:
         if reference not in boards:
             boards[reference] = _board(reference, options.base, options.source)
@@ -380,7 +388,7 @@ def _score_chunk(chunk: list[Line], options: BatchOptions) -> tuple[str, int, in
     by_board: dict[tuple[Board, RuleSet], list[tuple[int, Game]]] = defaultdict(list)
     by_table: dict[tuple[Board, RuleSet], list[tuple[int, compiled.Position]]] = defaultdict(list)
     tables: dict[tuple[Board, RuleSet], compiled.Compiled | None] = {}
-    boards: dict[object, object] = {}
+    boards: _Resolved = {}
     for number, text in chunk:
         try:
             _, value, board, rules = _resolve(number, text, options, boards)
@@ -680,6 +688,7 @@ def _in_order(
                 continue
             return
         key, result = runner.next_result()
+        assert isinstance(key, tuple)  # the (index, first line) submit gave
         index, first_line = key
         piece = lines_of.pop(key)
         if isinstance(result, Lost) and len(piece) > 1:

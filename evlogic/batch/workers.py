@@ -237,7 +237,8 @@ class Workers:
         # every process off Linux (macOS's system libraries are not
         # fork-safe, which is why CPython spawns there by default).
         forking = sys.platform.startswith("linux") and threading.active_count() == 1
-        context = self._multiprocessing.get_context("fork" if forking else "spawn")
+        get_context = self._multiprocessing.get_context
+        context = get_context("fork") if forking else get_context("spawn")
         parent, child = context.Pipe()
         inherited = (parent, *(w.conn for w in self._workers)) if forking else ()
         process = context.Process(

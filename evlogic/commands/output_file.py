@@ -32,6 +32,7 @@ def output_file(name: str, keep_on: tuple[type[BaseException], ...] = ()) -> Ite
         mode = os.stat(target).st_mode
     except OSError:
         mode = None
+    stream: BinaryIO
     if mode is not None and not stat.S_ISREG(mode):
         stream = _opened(name, lambda: open(name, "wb"))  # noqa: SIM115 (closed below)
         try:

@@ -105,19 +105,24 @@ def _patterns(defs: ET.Element) -> None:
     ET.SubElement(
         hatch,
         "line",
-        x1="0",
-        y1="0",
-        x2="0",
-        y2="8",
-        stroke="#000000",
-        **{"stroke-width": "2.5", "stroke-opacity": "0.45"},
+        {
+            "x1": "0",
+            "y1": "0",
+            "x2": "0",
+            "y2": "8",
+            "stroke": "#000000",
+            "stroke-width": "2.5",
+            "stroke-opacity": "0.45",
+        },
     )
     dots = ET.SubElement(
         defs, "pattern", id="dots", width="8", height="8", patternUnits="userSpaceOnUse"
     )
     ET.SubElement(dots, "rect", width="8", height="8", fill=STYLE["excluded"][0])
     ET.SubElement(
-        dots, "circle", cx="4", cy="4", r="1.6", fill="#000000", **{"fill-opacity": "0.55"}
+        dots,
+        "circle",
+        {"cx": "4", "cy": "4", "r": "1.6", "fill": "#000000", "fill-opacity": "0.55"},
     )
 
 
@@ -201,10 +206,10 @@ def route(
     if found is None:  # (cannot happen: the lattice is connected)
         return [a, b]
     path = []
-    key: tuple[int, int] | None = found
-    while key is not None:
-        path.append(points[key])
-        key = previous[key]
+    node: tuple[int, int] | None = found
+    while node is not None:
+        path.append(points[node])
+        node = previous[node]
     path.reverse()
     inward = 0.55
     first = (a[0] + (path[0][0] - a[0]) * inward, a[1] + (path[0][1] - a[1]) * inward)
@@ -226,12 +231,14 @@ def _svg_root(left: float, top: float, width: float, height: float) -> ET.Elemen
     """An SVG element with an opaque background (readable on a dark page)."""
     svg = ET.Element(
         "svg",
-        xmlns="http://www.w3.org/2000/svg",
-        viewBox=f"{left:.1f} {top:.1f} {width:.1f} {height:.1f}",
-        width=f"{width:.0f}",
-        height=f"{height:.0f}",
-        role="img",
-        **{"font-family": "Helvetica, Arial, sans-serif"},
+        {
+            "xmlns": "http://www.w3.org/2000/svg",
+            "viewBox": f"{left:.1f} {top:.1f} {width:.1f} {height:.1f}",
+            "width": f"{width:.0f}",
+            "height": f"{height:.0f}",
+            "role": "img",
+            "font-family": "Helvetica, Arial, sans-serif",
+        },
     )
     return svg
 
@@ -331,10 +338,12 @@ def render_svg(explanation: Explanation, board: Board, focus: bool = False) -> s
         ET.SubElement(
             tile,
             "polygon",
-            points=_hexagon(x, y),
-            fill=_fill(role),
-            stroke="#555555",
-            **{"stroke-width": "1"},
+            {
+                "points": _hexagon(x, y),
+                "fill": _fill(role),
+                "stroke": "#555555",
+                "stroke-width": "1",
+            },
         )
         _tile_text(tile, x, y, STYLE[role][1], state, _label(state, explanation, board))
 

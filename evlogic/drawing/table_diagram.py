@@ -37,6 +37,7 @@ PLAYER_STYLES: tuple[tuple[str, str, str | None], ...] = (
 )
 UNCLAIMED = ("#f2f2f2", "#333333")
 ROW = 20.0
+_Point = tuple[float, float]  # a corner of a tile, in SVG units
 
 
 def _owner_patterns(defs: ET.Element) -> None:
@@ -44,32 +45,28 @@ def _owner_patterns(defs: ET.Element) -> None:
     for index, (fill, _ink, pattern) in enumerate(PLAYER_STYLES):
         if pattern is None:
             continue
-        element = ET.SubElement(
-            defs,
-            "pattern",
-            id=f"owner-{index}",
-            width="8",
-            height="8",
-            patternUnits="userSpaceOnUse",
-            **({"patternTransform": "rotate(45)"} if pattern == "hatch" else {}),
-        )
+        attributes = {
+            "id": f"owner-{index}",
+            "width": "8",
+            "height": "8",
+            "patternUnits": "userSpaceOnUse",
+        }
+        if pattern == "hatch":
+            attributes["patternTransform"] = "rotate(45)"
+        element = ET.SubElement(defs, "pattern", attributes)
         ET.SubElement(element, "rect", width="8", height="8", fill=fill)
         if pattern in ("hatch", "columns"):
-            ET.SubElement(element, "line", x1="0", y1="0", x2="0", y2="8", **mark)
+            ET.SubElement(element, "line", {"x1": "0", "y1": "0", "x2": "0", "y2": "8", **mark})
         elif pattern == "rows":
-            ET.SubElement(element, "line", x1="0", y1="4", x2="8", y2="4", **mark)
+            ET.SubElement(element, "line", {"x1": "0", "y1": "4", "x2": "8", "y2": "4", **mark})
         elif pattern == "cross":
-            ET.SubElement(element, "line", x1="0", y1="0", x2="8", y2="8", **mark)
-            ET.SubElement(element, "line", x1="8", y1="0", x2="0", y2="8", **mark)
+            ET.SubElement(element, "line", {"x1": "0", "y1": "0", "x2": "8", "y2": "8", **mark})
+            ET.SubElement(element, "line", {"x1": "8", "y1": "0", "x2": "0", "y2": "8", **mark})
         elif pattern == "dots":
             ET.SubElement(
                 element,
                 "circle",
-                cx="4",
-                cy="4",
-                r="1.6",
-                fill="#000000",
-                **{"fill-opacity": "0.5"},
+                {"cx": "4", "cy": "4", "r": "1.6", "fill": "#000000", "fill-opacity": "0.5"},
             )
 
 
@@ -126,23 +123,25 @@ def render_table_svg(report: ScoreReport, board: Board) -> str:
     for state in states:
         info = board.states[state]
         x, y = centres[state]
-        index = owner.get(state)
-        name = "" if index is None else report.players[index].name
+        holder = owner.get(state)
+        name = "" if holder is None else report.players[holder].name
         attributes = {"class": "tile", "data-state": state, "data-owner": name}
         if state in regions:
             attributes["data-region"] = report.players[regions[state]].name
         tile = ET.SubElement(tiles, "g", attributes)
-        held = "unclaimed" if index is None else f"{name}'s home" if state in homes else name
+        held = "unclaimed" if holder is None else f"{name}'s home" if state in homes else name
         ET.SubElement(tile, "title").text = f"{info.name} ({state}): {info.ev} EV — {held}"
         ET.SubElement(
             tile,
             "polygon",
-            points=_hexagon(x, y),
-            fill=UNCLAIMED[0] if index is None else _owner_fill(index),
-            stroke="#000000" if state in homes else "#555555",
-            **{"stroke-width": "4" if state in homes else "1"},
+            {
+                "points": _hexagon(x, y),
+                "fill": UNCLAIMED[0] if holder is None else _owner_fill(holder),
+                "stroke": "#000000" if state in homes else "#555555",
+                "stroke-width": "4" if state in homes else "1",
+            },
         )
-        ink = UNCLAIMED[1] if index is None else PLAYER_STYLES[index][1]
+        ink = UNCLAIMED[1] if holder is None else PLAYER_STYLES[holder][1]
         name = f"⌂ {state}" if state in homes else state
         _tile_text(tile, x, y, ink, name, str(info.ev))
 
@@ -152,12 +151,13 @@ def render_table_svg(report: ScoreReport, board: Board) -> str:
     for index, player in enumerate(report.players):
         if not player.region:
             continue
-        edges: dict[tuple[tuple[int, int], tuple[int, int]], tuple] = {}
+        edges: dict[tuple[tuple[int, int], tuple[int, int]], tuple[_Point, _Point]] = {}
         for state in player.region:
             ring = _corners(*centres[state])
             for i, corner in enumerate(ring):
                 other = ring[(i + 1) % 6]
-                key = tuple(sorted((_key(corner), _key(other))))
+                low, high = sorted((_key(corner), _key(other)))
+                key = (low, high)
                 if key in edges:
                     del edges[key]  # shared by two region tiles: inside
                 else:
@@ -168,9 +168,14 @@ def render_table_svg(report: ScoreReport, board: Board) -> str:
         ET.SubElement(
             outlines,
             "path",
-            {"class": "region-outline", "data-player": player.name, "d": path},
-            stroke="#000000",
-            **{"stroke-width": "3.5", "stroke-dasharray": "none" if index == 0 else "9 4"},
+            {
+                "class": "region-outline",
+                "data-player": player.name,
+                "d": path,
+                "stroke": "#000000",
+                "stroke-width": "3.5",
+                "stroke-dasharray": "none" if index == 0 else "9 4",
+            },
         )
 
     _score_table(svg, report, left + MARGIN, table_top)
@@ -186,9 +191,7 @@ def _score_table(svg: ET.Element, report: ScoreReport, x: float, top: float) -> 
         ET.SubElement(
             table,
             "text",
-            x=f"{x + offset + 22:.1f}",
-            y=f"{top + 12:.1f}",
-            **{"font-weight": "bold"},
+            {"x": f"{x + offset + 22:.1f}", "y": f"{top + 12:.1f}", "font-weight": "bold"},
         ).text = label
     for row, player in enumerate(report.players, start=1):
         y = top + row * ROW

@@ -165,7 +165,7 @@ def checked_board(board: object, source: str, path: str = "board") -> Board:
         return board
     states: object = board.states  # not a mapping: board_from_field words it
     if isinstance(board.states, dict):
-        states = {}
+        entries: dict[str, object] = {}
         for key, state in board.states.items():
             where = f"{path}.states.{key}"
             if not isinstance(state, State):
@@ -178,7 +178,8 @@ def checked_board(board: object, source: str, path: str = "board") -> Board:
             entry["neighbors"] = _listed(state.neighbors)
             if state.hex is not None:
                 entry["hex"] = _listed(state.hex)
-            states[key] = entry
+            entries[key] = entry
+        states = entries
     mapping = {"name": board.name, "game_end": board.game_end, "states": states}
     board_from_field(Field(source, path, mapping, None, None), default_name="board")
     _CHECKED.add(board)

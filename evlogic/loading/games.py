@@ -125,7 +125,7 @@ def checked_game(game: object, source: str = "game") -> Game:
         raise InputError(source, what, field="rules")
     if not isinstance(game.source, str):
         raise InputError(source, f"must be text, not {_kind(game.source)}", field="source")
-    players = game.players
+    players: object = game.players  # not a list: game_from_fields words it
     if isinstance(players, (tuple, list)):
         players = [
             _player_fields(player, source, f"players[{n}]") for n, player in enumerate(players)
@@ -152,7 +152,7 @@ LINE_KEYS = frozenset({"board", "players", "rules", "expect"})
 PLAYER_KEYS = frozenset({"name", "home", "states"})
 
 
-def plain_line(value: object) -> TypeGuard[dict]:
+def plain_line(value: object) -> TypeGuard[dict[str, object]]:
     """Whether a parsed line may take a quick path (:func:`quick_players`,
     the compiled batch reader): a mapping of known keys and no ``expect:``
     (which the careful path checks)."""

@@ -66,7 +66,7 @@ def loads(text: str) -> object:
     return value
 
 
-class _Repeated(dict):
+class _Repeated(dict[str, object]):
     """An object that gave ``repeated`` twice (its last value kept)."""
 
     repeated: str

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TypedDict
 
 from evlogic.errors import InputError, quote
 from evlogic.loading.yamlfile import Field, closest, missing, read_yaml
@@ -165,10 +166,19 @@ def _merged(
         missing = [name for name in PARAMETERS if name != "game_end" and name not in values]
         if missing:
             raise top.error(f"missing {', '.join(missing)} (or extends: standard)")
-        inherited: dict[str, object] = {"game_end": None, "programs": ()}
+        inherited: _Parameters = {"game_end": None, "programs": ()}
     else:
-        inherited = {name: getattr(parent, name) for name in (*PARAMETERS, "programs")}
-    merged = {**inherited, **values}
+        inherited = {
+            "tiers": parent.tiers,
+            "siege_penalty": parent.siege_penalty,
+            "links_needed": parent.links_needed,
+            "swing_multiplier": parent.swing_multiplier,
+            "home_swing": parent.home_swing,
+            "region": parent.region,
+            "game_end": parent.game_end,
+            "programs": parent.programs,
+        }
+    merged: _Parameters = {**inherited, **values}
     programs = tuple(merged["programs"]) + tuple(
         _program_path(item, base)
         for item in (fields["programs"].items() if "programs" in fields else [])
@@ -188,11 +198,24 @@ def _merged(
     )
 
 
-def _parameters(fields: dict[str, Field]) -> dict[str, object]:
-    values: dict[str, object] = {}
+class _Parameters(TypedDict, total=False):
+    """The fields of a RuleSet that a rule set file sets or inherits."""
+
+    tiers: tuple[tuple[int, int], ...]
+    siege_penalty: int
+    links_needed: int
+    swing_multiplier: int
+    home_swing: bool
+    region: str
+    game_end: int | None
+    programs: tuple[Path, ...]
+
+
+def _parameters(fields: dict[str, Field]) -> _Parameters:
+    values: _Parameters = {}
     for name, field in fields.items():
         if name == "tiers":
-            tiers = []
+            tiers: list[tuple[int, int]] = []
             for key, value in field.entries("a mapping of region size to bonus"):
                 size = _whole(key, 1, 10_000, "a region size")
                 if any(size == earlier for earlier, _ in tiers):  # 3 and 03
@@ -200,22 +223,22 @@ def _parameters(fields: dict[str, Field]) -> dict[str, object]:
                 tiers.append((size, value.integer(0, MAX_BONUS, what="a bonus")))
             if not tiers:
                 raise field.error("must have at least one tier")
-            values[name] = tuple(sorted(tiers))
+            values["tiers"] = tuple(sorted(tiers))
         elif name == "siege_penalty":
-            values[name] = field.integer(0, MAX_BONUS, what="a whole number of EV")
+            values["siege_penalty"] = field.integer(0, MAX_BONUS, what="a whole number of EV")
         elif name == "links_needed":
-            values[name] = field.integer(1, 100, what="a number of links")
+            values["links_needed"] = field.integer(1, 100, what="a number of links")
         elif name == "swing_multiplier":
-            values[name] = field.integer(1, MAX_MULTIPLIER, what="a whole multiplier")
+            values["swing_multiplier"] = field.integer(1, MAX_MULTIPLIER, what="a whole multiplier")
         elif name == "home_swing":
-            values[name] = field.flag()
+            values["home_swing"] = field.flag()
         elif name == "region":
             mode = field.text("best-core or union")
             if mode not in REGION_MODES:
                 raise field.error(f"must be best-core or union, not {quote(mode)}")
-            values[name] = mode
+            values["region"] = mode
         elif name == "game_end":
-            values[name] = field.integer(1, 1_000_000, what="a number of states")
+            values["game_end"] = field.integer(1, 1_000_000, what="a number of states")
     return values
 
 

@@ -13,16 +13,19 @@ import json
 import re
 import stat
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, ClassVar
+from typing import TYPE_CHECKING, BinaryIO, ClassVar
 
 import yaml
 
 from evlogic.errors import QUOTE_LIMIT, InputError, quote, shortened
 
-_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+if TYPE_CHECKING:  # libyaml's loader when built with it: the same interface
+    _BaseLoader = yaml.SafeLoader
+else:
+    _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 #: The largest YAML file (game, board, rule set) evlogic reads.
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -44,7 +47,7 @@ _TAG = "tag:yaml.org,2002:"
 _IMPLICIT = {_TAG + name for name in ("bool", "null", "int", "float", "merge")}
 
 
-class LineMap(dict):
+class LineMap(dict[str, object]):
     """A mapping with text keys that remembers the line of each key and the
     raw text of each plain scalar value."""
 
@@ -53,7 +56,7 @@ class LineMap(dict):
     raw_values: dict[str, str | None]
 
 
-class LineList(list):
+class LineList(list[object]):
     """A list that remembers the line and raw text of each item."""
 
     line: int | None = None
@@ -87,13 +90,19 @@ def _raw(node: yaml.Node) -> str | None:
     return None
 
 
-class _StrictLoader(_BaseLoader):  # type: ignore[misc, valid-type]
+#: The first character of a plain scalar -> (tag, pattern) pairs to try.
+_Resolvers = dict[str | None, list[tuple[str, re.Pattern[str]]]]
+
+
+class _StrictLoader(_BaseLoader):
     # Plain scalars are text, numbers, true/false or null: never a date.
-    yaml_implicit_resolvers: ClassVar[dict] = {
+    # (misc: types-PyYAML declares it an instance variable; PyYAML keeps it,
+    # and add_implicit_resolver writes it, on the class)
+    yaml_implicit_resolvers: ClassVar[_Resolvers] = {  # type: ignore[misc]
         first: [(tag, pattern) for tag, pattern in resolvers if tag in _IMPLICIT]
         for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()
     }
-    yaml_constructors: ClassVar[dict] = {}
+    yaml_constructors: ClassVar[dict[str | None, Callable[..., object]]] = {}
 
     def get_single_data(self) -> object:
         node = self.get_single_node()
@@ -150,8 +159,7 @@ class _StrictLoader(_BaseLoader):  # type: ignore[misc, valid-type]
             node.tag,
             node.value,
             f"a number of more than {MAX_DIGITS} digits",
-            plain=_raw(node) is not None
-            and self.resolve(yaml.ScalarNode, node.value, (True, False)) == node.tag,
+            plain=_raw(node) is not None and self._implicit_tag(node.value) == node.tag,
         )
         if node.tag == _TAG + "int" and sum(c.isdigit() for c in node.value) > MAX_DIGITS:
             return too_long  # (Python would refuse to read 4,300 digits)
@@ -162,6 +170,11 @@ class _StrictLoader(_BaseLoader):  # type: ignore[misc, valid-type]
         if isinstance(value, int) and abs(value) >= 10**MAX_DIGITS:  # 0x...
             return too_long
         return value
+
+    def _implicit_tag(self, value: str) -> object:
+        """The tag ``value`` would have as a plain scalar."""
+        # (no-untyped-call: types-PyYAML leaves resolve unannotated)
+        return self.resolve(yaml.ScalarNode, value, (True, False))  # type: ignore[no-untyped-call]
 
     def construct_unsupported(self, node: yaml.Node) -> Unreadable:
         return _unreadable(node, "a YAML type evlogic does not read")
@@ -556,8 +569,9 @@ class Field:
     def integer(self, minimum: int, maximum: int, what: str = "a whole number") -> int:
         value = self.value
         if isinstance(value, bool) or not isinstance(value, int):
-            scalar = isinstance(value, (str, int, float))
-            written = f" ({quote(self.raw or _spelled(value))})" if scalar else ""
+            written = ""
+            if isinstance(value, (str, int, float)):
+                written = f" ({quote(self.raw or _spelled(value))})"
             raise self.error(f"must be {what}, not {_type_name(value)}{written}")
         if self.raw is not None and not _DECIMAL.fullmatch(self.raw):
             # YAML 1.1 reads 010 as 8, 0x10 as 16, 1:30 as 90: never what was meant

@@ -22,6 +22,7 @@ these encodings cannot see, so it is refused.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 import clingo
@@ -122,7 +123,7 @@ def board_report(board: Board, rules: RuleSet, reference: str | None = None) -> 
     return BoardReport(board=board.name, rules=rules.name, homes=homes)
 
 
-def _by_home(symbols: list[clingo.Symbol]) -> dict[int, dict]:
+def _by_home(symbols: Sequence[clingo.Symbol]) -> dict[int, dict]:
     """The shown atoms of step 1, by home number."""
     figures: dict[int, dict] = defaultdict(
         lambda: {"ways": {}, "fewest": {}, "worst_way": {}, "can_earn_bonus": False}

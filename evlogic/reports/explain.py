@@ -146,7 +146,7 @@ def decode_explanation(symbols: Iterable[Symbol], game: Game, number: int) -> Ex
     siege: list[SiegeState] = []
     roles: dict[str, str] = {}
     links: list[Link] = []
-    what_if: dict[str, dict[str, object]] = defaultdict(dict)
+    what_if: dict[str, dict[str, list[int]]] = defaultdict(dict)  # state -> atom -> numbers
     worth: dict[str, tuple[int, int]] = {}
     for symbol in symbols:
         args = symbol.arguments
@@ -172,8 +172,7 @@ def decode_explanation(symbols: Iterable[Symbol], game: Game, number: int) -> Ex
         elif name == "worth":
             worth[ids[args[2].number]] = (args[3].number, args[4].number)
         elif name.startswith("what_if"):
-            values = [arg.number for arg in args[3:]]
-            what_if[ids[args[2].number]][name] = values if values else True
+            what_if[ids[args[2].number]][name] = [arg.number for arg in args[3:]]
 
     def order(state: str) -> tuple[int, str]:
         return (layer[state], state)
@@ -208,12 +207,12 @@ def decode_explanation(symbols: Iterable[Symbol], game: Game, number: int) -> Ex
     )
 
 
-def _reasons(parts: dict[str, object]) -> list[str]:
+def _reasons(parts: dict[str, list[int]]) -> list[str]:
     """Words for the parts of a what-if gain, in the order they add up."""
     reasons = []
     face = parts["what_if_face"][0]
     if face:
-        swing = " (swing state, multiplied)" if parts.get("what_if_swing") else ""
+        swing = " (swing state, multiplied)" if "what_if_swing" in parts else ""
         reasons.append(f"face {face:+d}{swing}")
     before, after = parts["what_if_region"]
     bonus = parts["what_if_bonus"][0]

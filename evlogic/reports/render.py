@@ -129,8 +129,8 @@ def explanation_to_text(explanation: Explanation, what_if_limit: int = 10) -> st
 
     if explanation.siege:
         lines.append("Siege:")
-        for state in explanation.siege:
-            lines.append(f"  {state.state} held by {state.owner}: -{state.penalty}")
+        for sieged in explanation.siege:
+            lines.append(f"  {sieged.state} held by {sieged.owner}: -{sieged.penalty}")
         floor = " (floored at 0)" if score.region_bonus < score.siege_penalty else ""
         lines.append(
             f"  bonus {_signed(score.region_bonus)} - {score.siege_penalty} = "

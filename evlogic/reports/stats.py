@@ -135,8 +135,8 @@ def _report(value: object) -> tuple[list[PlayerFigures], set[str]] | None:
             raise ValueError(f"a player's name is not text: {quote(name)}")
         if not isinstance(home, str) or not home or text_problem(home) is not None:
             raise ValueError(f"home is not a state id: {quote(home)}")
-        figures = (_figure(player, key) for key in FIGURES)
-        read.append((name, home, *figures))
+        total, region_bonus, net_bonus, face_ev = (_figure(player, key) for key in FIGURES)
+        read.append((name, home, total, region_bonus, net_bonus, face_ev))
     names = {player[0] for player in read}
     if not set(winners) <= names:
         strangers = ", ".join(quote(w, 20) for w in sorted(set(winners) - names))

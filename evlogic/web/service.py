@@ -190,8 +190,9 @@ def bounded(board: Board, field: Field) -> Board:
     """``board``, or TooLarge when it is over the bound of a sent board."""
     refusal = board_size(board).too_large()
     if refusal is not None:
-        where = {"field": field.path, "line": field.line} if field.path else {}
-        raise TooLarge(field.source, refusal, **where)
+        if field.path:
+            raise TooLarge(field.source, refusal, field=field.path, line=field.line)
+        raise TooLarge(field.source, refusal)
     return board
 
 
@@ -206,7 +207,8 @@ def request_cost(sizes: dict[str, Size], endpoint: str, top: Field) -> int:
     if endpoint in ("parse_board_yaml", "parse_game_yaml"):
         return text_cost(value.get("yaml"))
     if endpoint == "game_yaml":
-        value = value.get("game") if isinstance(value.get("game"), dict) else {}
+        game = value.get("game")
+        value = game if isinstance(game, dict) else {}
     board = value.get("board")
     if isinstance(board, str):
         size = sizes.get(board, Size(0, 0, 0))
