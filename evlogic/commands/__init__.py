@@ -33,6 +33,8 @@ COMMANDS = (
     Command("batch", "batch", "score many games (JSON Lines), fast, in input order"),
     Command("sample", "sample", "random final positions as JSON Lines"),
     Command("stats", "stats", "balance statistics over batch output"),
+    Command("play", "play", "play one simulated game, move by move, by agents in ASP"),
+    Command("balance", "balance", "many simulated games a rule set: win rates with intervals"),
     Command("verify", "verify", "check game files against the figures they expect"),
     Command(
         "board-report", "board_report", "what every home can reach: the fairness check for a board"
