@@ -67,12 +67,22 @@ def register(commands: argparse._SubParsersAction) -> None:
     play.set_defaults(run=run)
 
 
-def add_play_options(command: argparse.ArgumentParser) -> None:
-    """--board, --rules, --players, --agents, --order: what play and balance share."""
+def add_play_options(command: argparse.ArgumentParser, rules_repeat: bool = False) -> None:
+    """--board, --rules, --players, --agents, --order: what play and balance
+    share (``rules_repeat``: --rules may be given again, balance compares)."""
     command.add_argument(
         "--board", metavar="B", help="a bundled board name or a path (default: usa)"
     )
-    add_rules_option(command)
+    if rules_repeat:
+        command.add_argument(
+            "--rules",
+            action="append",
+            metavar="R",
+            help="a rule set: a bundled name or a file (default: standard); give it again "
+            "to compare rule sets, each against the first",
+        )
+    else:
+        add_rules_option(command)
     command.add_argument(
         "--players",
         type=whole(1, MAX_PLAYERS),
