@@ -1,7 +1,8 @@
 """Balance statistics over batch output: is some home state too strong?
 
 Reads the reports ``evlogic batch`` wrote (error lines are counted and
-skipped) and aggregates their figures; no scoring happens here.  Whether
+skipped), or the games ``evlogic balance --games-out`` wrote (each line's
+final report), and aggregates their figures; no scoring happens here.  Whether
 the regional bonus decided a game is a rule question: rules/bonus_decided.lp
 answers it, a chunk of games per grounding, from the reports' face EVs and
 winners.
@@ -114,6 +115,8 @@ def _report(value: object) -> tuple[list[PlayerFigures], set[str]] | None:
     a ValueError saying what is wrong."""
     if not isinstance(value, dict):
         raise ValueError(f"a JSON object, not {type(value).__name__}")
+    if isinstance(value.get("final"), dict) and "moves" in value:
+        value = value["final"]  # a game evlogic balance played (--games-out)
     if "error" in value:
         if not isinstance(value["error"], str):
             raise ValueError("error is not text")
