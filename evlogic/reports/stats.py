@@ -115,8 +115,9 @@ def _report(value: object) -> tuple[list[PlayerFigures], set[str]] | None:
     a ValueError saying what is wrong."""
     if not isinstance(value, dict):
         raise ValueError(f"a JSON object, not {type(value).__name__}")
-    if isinstance(value.get("final"), dict) and "moves" in value:
-        value = value["final"]  # a game evlogic balance played (--games-out)
+    final = value.get("final")
+    if isinstance(final, dict) and "moves" in value:
+        return _report(final)  # a game evlogic balance played (--games-out)
     if "error" in value:
         if not isinstance(value["error"], str):
             raise ValueError("error is not text")
