@@ -13,8 +13,13 @@ def _rate(entry: dict[str, Any]) -> str:
     return f"{_percent(entry['rate'])} [{_percent(entry['low'])}, {_percent(entry['high'])}]"
 
 
+def _number(value: float) -> str:
+    text = f"{value:.1f}"
+    return "0.0" if text == "-0.0" else text
+
+
 def _mean(entry: dict[str, Any], key: str = "value") -> str:
-    return f"{entry[key]:.1f} [{entry['low']:.1f}, {entry['high']:.1f}]"
+    return f"{_number(entry[key])} [{_number(entry['low'])}, {_number(entry['high'])}]"
 
 
 def _table(rows: list[list[str]], right: set[int]) -> list[str]:
