@@ -19,11 +19,12 @@ import clingo
 import clingo.ast
 from clingo import Symbol
 
-from evlogic.asp.facts import board_program, state_ids, state_numbers
-from evlogic.asp.solver import SolverError, _parsed, parsed_facts
+from evlogic.asp.facts import Positions, board_program, state_ids, state_numbers
+from evlogic.asp.fragment import RULE_SET_READABLE_FILES
+from evlogic.asp.solver import POSITION_INPUT, SolverError, _parsed, parsed_facts, rule_paths, solve
 from evlogic.errors import InputError
 from evlogic.limits import checkpoint
-from evlogic.loading.games import Game
+from evlogic.loading.games import Game, Player
 from evlogic.play.agents import MOVES
 from evlogic.play.table import Table, turn_order
 from evlogic.reports.report import ScoreReport
@@ -60,8 +61,14 @@ class _Decision:
     after: dict[int, int]  # player -> total after the chosen move
 
 
-def play(table: Table) -> PlayedGame:
-    """Play ``table`` to the game end; the same table, the same game."""
+def play(table: Table, readable: bool = False) -> PlayedGame:
+    """Play ``table`` to the game end; the same table, the same game.
+
+    Each decision is scored by rules/play/moves.lp, or, for a rule set with
+    programs of its own (which moves.lp does not read) or when ``readable``
+    is asked for, by score's own rules on every position a move could
+    make (rules/play/readable.lp): the same game, many times slower."""
+    decide = _decide_readable if readable or table.rules.programs else _decide
     board = table.board
     ids = state_ids(board)
     number = state_numbers(board)
@@ -76,7 +83,7 @@ def play(table: Table) -> PlayedGame:
         mover = next(seats)
         ranks = list(range(1, len(ids) + 1))
         rng.shuffle(ranks)
-        decision = _decide(table, homes, owned, mover, turn, ranks)
+        decision = decide(table, homes, owned, mover, turn, ranks)
         if decision.over:
             break
         agent = table.seats[mover].agent
@@ -135,6 +142,55 @@ def _decide(
         else:
             raise SolverError("a decision of a played game has no answer set")
     return _read(symbols)
+
+
+def _decide_readable(
+    table: Table,
+    homes: Sequence[int],
+    owned: Sequence[Sequence[int]],
+    mover: int,
+    turn: int,
+    ranks: Sequence[int],
+) -> _Decision:
+    """A decision by the readable rules: position 0 now, then one position
+    a state nobody holds, the mover winning it last (rules/play/readable.lp)."""
+    board = table.board
+    ids = state_ids(board)
+    held = set(homes) | {state for states in owned for state in states}
+    now = _position(table, homes, owned)
+    worlds = [x for x in range(len(ids)) if x not in held]
+    games = [now]
+    for x in worlds:
+        grown = [list(states) for states in owned]
+        grown[mover].append(x)
+        games.append(_position(table, homes, grown))
+    lines = [f"mover({mover}). turn({turn})."]
+    lines.extend(f"play_world({index},{x})." for index, x in enumerate(worlds, start=1))
+    lines.extend(f"tie_break({state},{rank})." for state, rank in enumerate(ranks))
+    agent = table.seats[mover].agent
+    paths = [
+        *rule_paths((*RULE_SET_READABLE_FILES, *POSITION_INPUT)),
+        *table.rules.programs,
+        rules_dir() / "play" / "readable.lp",
+        rules_dir() / "play" / "decision.lp",
+        agent.path,
+    ]
+    facts = table.rules.program() + "\n".join(lines) + "\n"
+    shown = solve(facts, paths, Positions(board, games), parsed_facts(board_program(board)))
+    return _read([symbol for symbol in shown if symbol.name in _DECISION_SHOWN])
+
+
+def _position(table: Table, homes: Sequence[int], owned: Sequence[Sequence[int]]) -> Game:
+    ids = state_ids(table.board)
+    players = tuple(
+        Player(seat.name, ids[homes[p]], tuple(ids[s] for s in owned[p]))
+        for p, seat in enumerate(table.seats)
+    )
+    return Game(table.board, players, "play", table.rules)
+
+
+#: What rules/play/decision.lp shows.
+_DECISION_SHOWN = frozenset({"over", "choose", "chosen_after", "chosen_gain", "not_candidate"})
 
 
 def _read(symbols: Sequence[Symbol]) -> _Decision:
