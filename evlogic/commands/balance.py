@@ -13,13 +13,13 @@ from evlogic.commands import summary
 from evlogic.commands.options import (
     MAX_JOBS,
     add_format_option,
-    add_limit_options,
     board_argument,
     whole,
 )
+from evlogic.limits import add_memory_option
 
 HELP = """\
-Play GAMES simulated games under each rule set (docs/play.md: a draft,
+Play K simulated games under each rule set (docs/play.md: a draft,
 homes dealt at random, agents choosing moves) and report, each figure with
 a 95% confidence interval: win rate by seat and the first seat's
 advantage, win rate by home (which homes are significantly strong or
@@ -45,7 +45,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         description=HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_play_options(balance, rules_repeat=True)
+    add_play_options(balance, balance=True)
     balance.add_argument(
         "--games",
         type=whole(1, 10_000_000),
@@ -77,7 +77,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--report", metavar="REPORT.html", help="also write the report as a page with charts"
     )
     add_format_option(balance)
-    add_limit_options(balance, 3600.0)
+    add_memory_option(balance)  # no --timeout: stop a long run with Ctrl-C
     balance.set_defaults(run=run)
 
 

@@ -64,16 +64,16 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="also write the final position as a game file (states in the order won)",
     )
     add_limit_options(play, 600.0)
-    play.set_defaults(run=run)
+    play.set_defaults(run=run, bounded=True)
 
 
-def add_play_options(command: argparse.ArgumentParser, rules_repeat: bool = False) -> None:
+def add_play_options(command: argparse.ArgumentParser, balance: bool = False) -> None:
     """--board, --rules, --players, --agents, --order: what play and balance
-    share (``rules_repeat``: --rules may be given again, balance compares)."""
+    share (``balance``: --rules may be given again, and there is no game file)."""
     command.add_argument(
         "--board", metavar="B", help="a bundled board name or a path (default: usa)"
     )
-    if rules_repeat:
+    if balance:
         command.add_argument(
             "--rules",
             action="append",
@@ -87,7 +87,8 @@ def add_play_options(command: argparse.ArgumentParser, rules_repeat: bool = Fals
         "--players",
         type=whole(1, MAX_PLAYERS),
         metavar="N",
-        help="players, homes dealt at random (default 4; a game file's own players)",
+        help="players, homes dealt at random (default 4"
+        + (")" if balance else "; with GAME, its own players)"),
     )
     command.add_argument(
         "--agents",
