@@ -15,6 +15,7 @@ by game: game ``i`` has the same deal and seed under every rule set.
 from __future__ import annotations
 
 import math
+from array import array
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -40,39 +41,44 @@ class _Tally:
     interval or a paired difference needs it)."""
 
     rules: str
+    games: int = 0
     seats: int = 0
-    seat_shares: list[list[float]] = field(default_factory=list)  # game -> seat -> share
+    #: Per game, in columns of numbers (memory: 8 bytes a figure a game).
+    seat_shares: list[array[float]] = field(default_factory=list)  # seat -> game -> share
+    agent_shares: dict[str, array[float]] = field(default_factory=dict)  # agent -> game -> share
+    means: list[array[float]] = field(default_factory=lambda: [array("d") for _ in MEANS])
+    bonus_decided: array[int] = field(default_factory=lambda: array("b"))
+    siege_decided: array[int] = field(default_factory=lambda: array("b"))
+    #: Over all games.
     homes: dict[str, list[float]] = field(default_factory=lambda: defaultdict(lambda: [0, 0.0]))
-    agent_shares: list[dict[str, float]] = field(default_factory=list)  # game -> agent -> share
-    means: list[list[float]] = field(default_factory=list)  # game -> figure -> mean over players
-    turns: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
-    bonus_decided: list[bool] = field(default_factory=list)
-    siege_decided: list[bool] = field(default_factory=list)
-    finals: list[dict[str, Any]] = field(default_factory=list)  # not yet asked about
+    turns: dict[str, array[int]] = field(default_factory=lambda: defaultdict(lambda: array("i")))
     agent_seats: dict[str, int] = field(default_factory=dict)  # seats each agent plays
+    finals: list[dict[str, Any]] = field(default_factory=list)  # not yet asked about
 
     def add(self, record: Record) -> None:
         final = record["final"]
         players = final["players"]
         winners = set(final["winners"])
         share = 1 / len(winners)
-        self.seats = len(players)
-        self.seat_shares.append([share if p["name"] in winners else 0.0 for p in players])
-        agents = [p["agent"] for p in record["players"]]
+        if not self.seat_shares:
+            self.seats = len(players)
+            self.seat_shares = [array("d") for _ in players]
         by_agent: dict[str, list[float]] = defaultdict(list)
-        for player, agent in zip(players, agents, strict=True):
+        for seat, (player, seated) in enumerate(zip(players, record["players"], strict=True)):
             won = share if player["name"] in winners else 0.0
-            by_agent[agent].append(won)
+            self.seat_shares[seat].append(won)
+            by_agent[seated["agent"]].append(won)
             home = self.homes[player["home"]]
             home[0] += 1
             home[1] += won
-        self.agent_shares.append({a: math.fsum(v) / len(v) for a, v in by_agent.items()})
-        self.agent_seats = {a: len(v) for a, v in by_agent.items()}
-        self.means.append(
-            [sum(_figure(player, name) for player in players) / len(players) for name in MEANS]
-        )
+        for agent, shares in by_agent.items():
+            self.agent_shares.setdefault(agent, array("d")).append(math.fsum(shares) / len(shares))
+            self.agent_seats[agent] = len(shares)
+        for column, name in zip(self.means, MEANS, strict=True):
+            column.append(sum(_figure(player, name) for player in players) / len(players))
         for move in record["moves"]:
             self.turns[move["state"]].append(move["turn"])
+        self.games += 1
         self.finals.append(final)
         if len(self.finals) == DECIDED_CHUNK:
             self.ask()
@@ -184,10 +190,10 @@ def balance_report(heading: BalanceHeading, records: Iterable[Record]) -> dict[s
 
 
 def _rule_set(tally: _Tally, players: int) -> dict[str, Any]:
-    games = len(tally.seat_shares)
+    games = tally.games
     fair = 1 / players
     seats = [
-        {"seat": seat + 1, **proportion(sum(g[seat] for g in tally.seat_shares), games)}
+        {"seat": seat + 1, **proportion(math.fsum(tally.seat_shares[seat]), games)}
         for seat in range(players)
     ]
     first = seats[0]
@@ -200,7 +206,7 @@ def _rule_set(tally: _Tally, players: int) -> dict[str, Any]:
     agents = sorted(tally.agent_seats)
     agent_rates = []
     for agent in agents:
-        shares = [game[agent] for game in tally.agent_shares]
+        shares = tally.agent_shares[agent]
         seat_count = tally.agent_seats[agent]
         trials = games * seat_count
         agent_rates.append({"agent": agent, **proportion(math.fsum(shares) * seat_count, trials)})
@@ -221,7 +227,7 @@ def _rule_set(tally: _Tally, players: int) -> dict[str, Any]:
         "agent_win_rate": agent_rates,
         "bonus_decides": proportion(sum(tally.bonus_decided), games),
         "siege_decides": proportion(sum(tally.siege_decided), games),
-        "mean": {name: mean([g[i] for g in tally.means]) for i, name in enumerate(MEANS)},
+        "mean": {name: mean(tally.means[i]) for i, name in enumerate(MEANS)},
         "state_desirability": desirability,
     }
 
@@ -237,7 +243,7 @@ def _verdict(wins: float, games: int, fair: float, homes: int) -> str | None:
     return "strong" if low > fair else "weak" if high < fair else None
 
 
-def _by_mean_turn(item: tuple[str, list[int]]) -> tuple[float, str]:
+def _by_mean_turn(item: tuple[str, Sequence[int]]) -> tuple[float, str]:
     """States taken early first (the most wanted), then by id."""
     state, turns = item
     return (math.fsum(turns) / len(turns), state)
@@ -251,7 +257,7 @@ def _mean_turn(turns: Sequence[int]) -> dict[str, float]:
 def _difference(base: _Tally, other: _Tally) -> dict[str, Any]:
     """Each per-game figure of ``other`` less ``base``'s, paired by game,
     with its t interval; ``significant`` where the interval leaves out 0."""
-    games = min(len(base.seat_shares), len(other.seat_shares))
+    games = min(base.games, other.games)
     figures: list[dict[str, Any]] = []
 
     def paired(what: dict[str, Any], mine: Sequence[float], theirs: Sequence[float]) -> None:
@@ -270,25 +276,25 @@ def _difference(base: _Tally, other: _Tally) -> dict[str, Any]:
     for seat in range(base.seats):
         paired(
             {"figure": "seat_win_rate", "seat": seat + 1},
-            [g[seat] for g in base.seat_shares],
-            [g[seat] for g in other.seat_shares],
+            base.seat_shares[seat],
+            other.seat_shares[seat],
         )
     for agent in sorted(base.agent_seats):
         paired(
             {"figure": "agent_win_rate", "agent": agent},
-            [g[agent] for g in base.agent_shares],
-            [g[agent] for g in other.agent_shares],
+            base.agent_shares[agent],
+            other.agent_shares[agent],
         )
     for name, flags in (("bonus_decides", "bonus_decided"), ("siege_decides", "siege_decided")):
         paired(
             {"figure": name},
-            [float(x) for x in getattr(base, flags)],
-            [float(x) for x in getattr(other, flags)],
+            getattr(base, flags),
+            getattr(other, flags),
         )
     for index, name in enumerate(MEANS):
         paired(
             {"figure": "mean", "of": name},
-            [g[index] for g in base.means],
-            [g[index] for g in other.means],
+            base.means[index],
+            other.means[index],
         )
     return {"rules": other.rules, "against": base.rules, "games": games, "figures": figures}
