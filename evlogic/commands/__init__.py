@@ -43,6 +43,9 @@ COMMANDS = (
     Command("diff", "diff", "the smallest position where two rule sets disagree"),
     Command("serve", "serve", "the board in the browser, and a JSON API"),
     Command("board", "board", "list a board's states: ids, names, EV, swing, neighbors"),
+    Command(
+        "rulebook", "rulebook", "the rulebook's Scoring & Regions page, numbers from the solver"
+    ),
     Command("facts", "facts", "a game's facts, to score with plain clingo and rules/score.lp"),
     Command("schema", "schema", "print the JSON Schema of a file or a JSON document"),
 )

@@ -1,0 +1,1 @@
+"""Templates evlogic fills: the rulebook page (rulebook.html.j2)."""
