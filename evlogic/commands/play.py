@@ -67,13 +67,18 @@ def register(commands: argparse._SubParsersAction) -> None:
     play.set_defaults(run=run, bounded=True)
 
 
-def add_play_options(command: argparse.ArgumentParser, balance: bool = False) -> None:
-    """--board, --rules, --players, --agents, --order: what play and balance
-    share (``balance``: --rules may be given again, and there is no game file)."""
+def add_play_options(
+    command: argparse.ArgumentParser, balance: bool = False, rules: bool = True
+) -> None:
+    """--board, --rules, --players, --agents, --order: what play, balance and
+    tune share (``balance``: --rules may be given again, and there is no game
+    file; ``rules`` False: no --rules, tune's space names them)."""
     command.add_argument(
         "--board", metavar="B", help="a bundled board name or a path (default: usa)"
     )
-    if balance:
+    if not rules:
+        pass
+    elif balance:
         command.add_argument(
             "--rules",
             action="append",

@@ -44,6 +44,7 @@ class Setup:
     order: Order
     games: int
     seed: int
+    first: int = 0  # the first game's number: games first .. first + games - 1
 
 
 Record = dict[str, Any]
@@ -57,9 +58,9 @@ def play_games(
 ) -> Iterator[Record]:
     """Every game's record, rule set by rule set, game by game."""
     tasks = [
-        (rules, start, min(start + CHUNK, setup.games))
+        (rules, start, min(start + CHUNK, setup.first + setup.games))
         for rules in range(len(setup.rule_sets))
-        for start in range(0, setup.games, CHUNK)
+        for start in range(setup.first, setup.first + setup.games, CHUNK)
     ]
     with ExitStack() as stack:
         results: Iterator[list[Record]]

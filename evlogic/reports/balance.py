@@ -36,7 +36,7 @@ Record = dict[str, Any]
 
 
 @dataclass
-class _Tally:
+class Tally:
     """One rule set's games, as the figures need them (per game where an
     interval or a paired difference needs it)."""
 
@@ -166,15 +166,15 @@ class BalanceHeading:
 def balance_report(heading: BalanceHeading, records: Iterable[Record]) -> dict[str, Any]:
     """The ``balance --format json`` document (docs/formats.md) from the
     games' records, rule set by rule set in the order first seen."""
-    tallies: dict[str, _Tally] = {}
+    tallies: dict[str, Tally] = {}
     for record in records:
         name = record["rules"]
         if name not in tallies:
-            tallies[name] = _Tally(name)
+            tallies[name] = Tally(name)
         tallies[name].add(record)
     for tally in tallies.values():
         tally.ask()
-    sets = [_rule_set(tally, heading.players) for tally in tallies.values()]
+    sets = [rule_set_figures(tally, heading.players) for tally in tallies.values()]
     ordered = list(tallies.values())
     return {
         "board": heading.board,
@@ -189,7 +189,7 @@ def balance_report(heading: BalanceHeading, records: Iterable[Record]) -> dict[s
     }
 
 
-def _rule_set(tally: _Tally, players: int) -> dict[str, Any]:
+def rule_set_figures(tally: Tally, players: int) -> dict[str, Any]:
     games = tally.games
     fair = 1 / players
     seats = [
@@ -254,7 +254,7 @@ def _mean_turn(turns: Sequence[int]) -> dict[str, float]:
     return {"mean_turn": interval["value"], "low": interval["low"], "high": interval["high"]}
 
 
-def _difference(base: _Tally, other: _Tally) -> dict[str, Any]:
+def _difference(base: Tally, other: Tally) -> dict[str, Any]:
     """Each per-game figure of ``other`` less ``base``'s, paired by game,
     with its t interval; ``significant`` where the interval leaves out 0."""
     games = min(base.games, other.games)
