@@ -15,8 +15,8 @@ by game: game ``i`` has the same deal and seed under every rule set.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -161,7 +161,8 @@ def balance_report(heading: BalanceHeading, records: Iterable[Record]) -> dict[s
     """The ``balance --format json`` document (docs/formats.md) from the
     games' records, rule set by rule set in the order first seen."""
     tallies: dict[str, _Tally] = {}
-    for record in records:
+    totals: dict[str, Counter[tuple[int, bool]]] = defaultdict(Counter)
+    for record in _counting_totals(records, totals):
         name = record["rules"]
         if name not in tallies:
             tallies[name] = _Tally(name)
@@ -169,6 +170,8 @@ def balance_report(heading: BalanceHeading, records: Iterable[Record]) -> dict[s
     for tally in tallies.values():
         tally.ask()
     sets = [_rule_set(tally, heading.players) for tally in tallies.values()]
+    for rule_set in sets:
+        rule_set["total_counts"] = total_counts(totals[rule_set["rules"]])
     ordered = list(tallies.values())
     return {
         "board": heading.board,
@@ -281,3 +284,34 @@ def _difference(base: _Tally, other: _Tally) -> dict[str, Any]:
             [g[index] for g in other.means],
         )
     return {"rules": other.rules, "against": base.rules, "games": games, "figures": figures}
+
+
+# --- the distribution of totals (balance --report's chart) -----------------------------
+
+
+def _counting_totals(
+    records: Iterable[Record], totals: dict[str, Counter[tuple[int, bool]]]
+) -> Iterator[Record]:
+    """``records``, passed on unchanged, each final total counted on the way
+    in ``totals``: rule set -> (total, won) -> players."""
+    for record in records:
+        final = record["final"]
+        winners = set(final["winners"])
+        counts = totals[record["rules"]]
+        for player in final["players"]:
+            counts[int(player["total"]), player["name"] in winners] += 1
+        yield record
+
+
+def total_counts(counts: Counter[tuple[int, bool]]) -> list[dict[str, int]]:
+    """A rule set's ``total_counts`` (docs/formats.md): for each final total
+    some player ended a game with, lowest first, how many players did
+    (over all games) and how many of them won (each winner of a tie)."""
+    return [
+        {
+            "total": total,
+            "players": counts[total, False] + counts[total, True],
+            "winners": counts[total, True],
+        }
+        for total in sorted({total for total, _ in counts})
+    ]
