@@ -204,7 +204,7 @@ def seat_chart(report: dict[str, Any], prefix: str = "seats-") -> Chart:
         axes.set_xticks(range(len(sets)), [rule_set["rules"] for rule_set in sets])
         axes.set_xlim(-0.55, len(sets) - 0.45)
         axes.set_ylim(0, min(1.0, highest + 0.05) if highest < 0.95 else 1.02)
-        axes.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+        axes.yaxis.set_major_formatter(PercentFormatter(1.0))
         axes.set_ylabel("Win rate (95% interval)")
         axes.spines[["top", "right"]].set_visible(False)
         handles, labels = axes.get_legend_handles_labels()
@@ -274,7 +274,7 @@ def totals_chart(report: dict[str, Any], prefix: str = "totals-") -> Chart:
         ):
             axes.set_title(what, fontsize=10, loc="left")
             axes.set_xlabel("Total EV")
-            axes.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+            axes.yaxis.set_major_formatter(PercentFormatter(1.0))
             axes.spines[["top", "right"]].set_visible(False)
         panels[0].set_ylabel("Share of players")
         panels[1].set_ylabel("Share of winners")
@@ -390,7 +390,7 @@ def hex_map(board: Board, shown: HexMap, prefix: str, title: str, description: s
             shrink=0.55,
             aspect=28,
             pad=0.02,
-            format=PercentFormatter(1.0, decimals=0) if shown.percent else None,
+            format=PercentFormatter(1.0) if shown.percent else None,
         )
         bar.set_label(shown.legend, fontsize=9)
         bar.ax.tick_params(labelsize=8)
