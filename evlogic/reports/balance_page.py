@@ -671,8 +671,9 @@ def _figure_name(figure: dict[str, Any]) -> str:
 # --- the page ----------------------------------------------------------------------
 
 
-def balance_page(report: dict[str, Any], board: Board) -> str:
-    """The page (HTML text; the same report gives the same bytes)."""
+def balance_page(report: dict[str, Any], board: Board, charts: dict[str, Any] | None = None) -> str:
+    """The page (HTML text; the same report gives the same bytes); ``charts``:
+    :func:`balance_charts`'s, when they are drawn already."""
     from jinja2 import Environment, StrictUndefined
     from markupsafe import Markup
 
@@ -680,7 +681,7 @@ def balance_page(report: dict[str, Any], board: Board) -> str:
     environment = Environment(
         autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True
     )
-    charts = balance_charts(report, board)
+    charts = charts if charts is not None else balance_charts(report, board)
     agents = report["agents"]
     return environment.from_string(template).render(
         report=report,

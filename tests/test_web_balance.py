@@ -1,0 +1,198 @@
+"""`POST /api/balance`: a balance run through the server is the command
+line's report, its bad input is refused in one line, and its work is
+bounded (413, 429, 503)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+
+import pytest
+from starlette.testclient import TestClient
+
+from conftest import JSON_BODY, LOCAL_URL, board_dict, run_subprocess
+from evlogic.loading.boards import load_board
+from evlogic.reports.balance_page import balance_page
+from evlogic.resources import bundled_boards
+from evlogic.web import balance
+from evlogic.web.app import create_app
+from evlogic.web.service import Catalog
+from evlogic.web.workers import Workers
+
+SMALL = {
+    "board": "usa",
+    "rules": ["standard", "gentle-siege"],
+    "agents": "greedy,random",
+    "players": 2,
+    "order": "round-robin",
+    "games": 3,
+    "seed": 7,
+}
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return Catalog.build()
+
+
+@pytest.fixture(scope="module")
+def client(catalog: Catalog) -> Iterator[TestClient]:
+    """One event loop for the module (runs go on between requests), two workers."""
+    pool = Workers(catalog, size=2)
+    with TestClient(create_app(catalog, workers=pool), base_url=LOCAL_URL) as test_client:
+        yield test_client
+    pool.close()
+
+
+def one_line_error(response, status: int) -> str:
+    assert response.status_code == status, response.text
+    message = response.json()["error"]
+    assert "\n" not in message and "Traceback" not in message
+    return message
+
+
+def finished(client: TestClient, run_id: str, seconds: float = 120.0) -> dict:
+    deadline = time.monotonic() + seconds
+    while True:
+        run = client.get(f"/api/balance/{run_id}").json()
+        if run["status"] not in ("queued", "running"):
+            return run
+        assert time.monotonic() < deadline, run
+        time.sleep(0.2)
+
+
+def test_a_small_run_is_the_command_lines_report(client):
+    started = client.post("/api/balance", json=SMALL)
+    assert started.status_code == 202, started.text
+    run = started.json()
+    assert started.headers["location"] == f"/api/balance/{run['id']}"
+    assert run["total"] == 6 and run["rules"] == SMALL["rules"] and run["games"] == 3
+    done = finished(client, run["id"])
+    assert done["status"] == "done", done
+    assert done["done"] == done["total"] == 6
+    cli = run_subprocess(
+        "balance",
+        "--rules",
+        "standard",
+        "--rules",
+        "gentle-siege",
+        "--agents",
+        "greedy,random",
+        "--players",
+        "2",
+        "--order",
+        "round-robin",
+        "--games",
+        "3",
+        "--seed",
+        "7",
+        "--format",
+        "json",
+    )
+    assert cli.code == 0, cli.err
+    assert done["report"] == json.loads(cli.out)
+    charts = done["charts"]
+    assert [entry["rules"] for entry in charts["rule_sets"]] == SMALL["rules"]
+    for chart in (
+        charts["seats"],
+        charts["totals"],
+        *(entry[kind] for entry in charts["rule_sets"] for kind in ("homes", "turns")),
+    ):
+        assert chart["svg"].startswith("<svg") and chart["title"] and chart["description"]
+    page = client.get(done["page"])
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    usa = load_board(bundled_boards()["usa"], "usa")
+    assert page.text == balance_page(done["report"], usa)  # the page --report writes
+
+
+@pytest.mark.parametrize(
+    ("body", "wording"),
+    [
+        ({"games": 3}, "request: missing key 'board'"),
+        ({"board": "usa"}, "request: missing key 'games'"),
+        ({**SMALL, "rounds": 2}, "request: unknown key 'rounds'"),
+        ({**SMALL, "games": 0}, "request: games: must be a number of games between 1"),
+        ({**SMALL, "games": "ten"}, "request: games: must be a number of games, not text"),
+        ({**SMALL, "rules": []}, "request: rules: must name at least one rule set"),
+        ({**SMALL, "rules": "standard"}, "request: rules: must be a list of rule sets"),
+        ({**SMALL, "rules": ["standrd"]}, "request: rules[0]: no rule set 'standrd'"),
+        (
+            {**SMALL, "rules": ["standard", "standard"]},
+            "request: rules[1]: two rule sets named 'standard'",
+        ),
+        ({**SMALL, "agents": "greedy,clever"}, "request: agents: unknown agent 'clever'"),
+        ({**SMALL, "agents": "rules/agents/greedy.lp"}, "a request cannot name a file"),
+        ({**SMALL, "agents": "greedy,random,face"}, "request: agents: 3 agents for 2 players"),
+        ({**SMALL, "players": 11}, "request: players: must be a whole number between 1 and 10"),
+        ({**SMALL, "order": "spiral"}, "request: order: must be one of snake, round-robin"),
+        ({**SMALL, "board": "maps/usa.yaml"}, "request: board: no board 'maps/usa.yaml'"),
+        ({**SMALL, "seed": 1.5}, "request: seed: must be a whole number, not"),
+    ],
+)
+def test_bad_input_is_400_in_one_line(client, body, wording):
+    assert wording in one_line_error(client.post("/api/balance", json=body), 400)
+
+
+def test_a_body_not_sent_as_json_is_415(client):
+    answer = client.post("/api/balance", content=json.dumps(SMALL), headers={})
+    assert "the body must be JSON" in one_line_error(answer, 415)
+    answer = client.post("/api/balance", content=b"{", headers=JSON_BODY)
+    assert "invalid JSON" in one_line_error(answer, 400)
+
+
+def test_more_games_than_the_server_plays_are_413(client):
+    answer = client.post("/api/balance", json={**SMALL, "games": balance.MAX_GAMES + 1})
+    assert "201 games a rule set: at most 200 through the server" in one_line_error(answer, 413)
+    too_many = {**SMALL, "rules": [{"name": f"r{n}", "extends": "standard"} for n in range(7)]}
+    assert "7 rule sets: at most 6" in one_line_error(
+        client.post("/api/balance", json=too_many), 400
+    )
+
+
+def test_a_dense_board_bounds_the_games(client):
+    """40 states all bordering each other: 30,000 a game; 400 games are too many."""
+    names = [f"S{n}" for n in range(40)]
+    dense = board_dict([(a, b) for i, a in enumerate(names) for b in names[i + 1 :]])
+    answer = client.post("/api/balance", json={**SMALL, "board": dense, "games": 200})
+    assert "too much work for this server" in one_line_error(answer, 413)
+
+
+def test_a_client_has_one_run_at_a_time_and_may_stop_it(client):
+    first = client.post("/api/balance", json={**SMALL, "games": 200})
+    assert first.status_code == 202, first.text
+    run_id = first.json()["id"]
+    second = client.post("/api/balance", json=SMALL)
+    assert f"already has a balance run in progress ({run_id})" in one_line_error(second, 429)
+    stopped = client.delete(f"/api/balance/{run_id}")
+    assert stopped.status_code == 200 and stopped.json()["status"] == "cancelled"
+    assert client.get(f"/api/balance/{run_id}").json()["status"] == "cancelled"
+    assert "is cancelled: no page yet" in one_line_error(
+        client.get(f"/api/balance/{run_id}/page"), 409
+    )
+    again = client.post("/api/balance", json=SMALL)  # stopped: the next is taken
+    assert again.status_code == 202, again.text
+    assert finished(client, again.json()["id"])["status"] == "done"
+
+
+def test_past_the_servers_runs_it_is_503(client, monkeypatch):
+    monkeypatch.setattr(balance, "RUNS_PER_CLIENT", 2)
+    monkeypatch.setattr(balance, "MAX_RUNS", 1)
+    first = client.post("/api/balance", json={**SMALL, "games": 200})
+    assert first.status_code == 202, first.text
+    try:
+        answer = client.post("/api/balance", json=SMALL)
+        assert "the server is busy with 1 balance runs" in one_line_error(answer, 503)
+    finally:
+        client.delete(f"/api/balance/{first.json()['id']}")
+
+
+def test_an_unknown_run_is_404_and_a_wrong_method_405(client):
+    for answer in (
+        client.get("/api/balance/0123abcd"),
+        client.delete("/api/balance/0123abcd"),
+        client.get("/api/balance/0123abcd/page"),
+    ):
+        assert "no balance run '0123abcd'" in one_line_error(answer, 404)
+    assert "method not allowed" in one_line_error(client.put("/api/balance/0123abcd"), 405)
+    assert "method not allowed" in one_line_error(client.get("/api/balance"), 405)
