@@ -1,17 +1,23 @@
-"""`POST /api/balance`: a balance run through the server is the command
-line's report, its bad input is refused in one line, and its work is
-bounded (413, 429, 503)."""
+"""`POST /api/balance` and the page's Balance panel: a balance run through
+the server is the command line's report, its bad input is refused in one
+line, its work is bounded (413, 429, 503), and in Chromium the panel runs a
+small balance and shows its charts (a screenshot lands in
+build/test-artifacts/)."""
 
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
 import time
+import urllib.request
 from collections.abc import Iterator
 
 import pytest
 from starlette.testclient import TestClient
 
-from conftest import JSON_BODY, LOCAL_URL, board_dict, run_subprocess
+from conftest import JSON_BODY, LOCAL_URL, REPO, board_dict, run_subprocess
 from evlogic.loading.boards import load_board
 from evlogic.reports.balance_page import balance_page
 from evlogic.resources import bundled_boards
@@ -19,6 +25,8 @@ from evlogic.web import balance
 from evlogic.web.app import create_app
 from evlogic.web.service import Catalog
 from evlogic.web.workers import Workers
+
+ARTIFACTS = REPO / "build" / "test-artifacts"
 
 SMALL = {
     "board": "usa",
@@ -196,3 +204,99 @@ def test_an_unknown_run_is_404_and_a_wrong_method_405(client):
         assert "no balance run '0123abcd'" in one_line_error(answer, 404)
     assert "method not allowed" in one_line_error(client.put("/api/balance/0123abcd"), 405)
     assert "method not allowed" in one_line_error(client.get("/api/balance"), 405)
+
+
+# --- the panel, in a browser -------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    from test_web_browser import free_port
+
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "evlogic", "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(url + "api/boards", timeout=2).read()
+            break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                pytest.fail(f"evlogic serve did not start: {process.stderr.read()}")
+            time.sleep(0.2)
+    yield url
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=20)
+    assert process.returncode == 0, err
+    assert "Traceback" not in err
+
+
+def test_the_panel_runs_a_balance_and_shows_its_charts(server):
+    playwright = pytest.importorskip("playwright.sync_api")
+    from test_web_browser import CHROMIUM_FLAGS, chromium_path, settle
+
+    with playwright.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
+        try:
+            page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+            problems: list[str] = []
+            page.on("pageerror", lambda error: problems.append(str(error)))
+            page.goto(server)
+            settle(page)
+            # the form keeps to the server's bounds (200 games): not sent
+            page.fill("#balance-games", "500")
+            page.click("#balance-run")
+            assert page.evaluate("document.getElementById('balance-games').validity.valid") is False
+            # a bad agent: the panel says so, in the server's words
+            page.fill("#balance-games", "3")
+            page.fill("#balance-agents", "greedy,clever")
+            page.click("#balance-run")
+            alert = page.locator("#balance-error")
+            alert.wait_for(state="visible")
+            assert "request: agents: unknown agent 'clever'" in (alert.text_content() or "")
+            # a small run of two rule sets
+            page.check('#balance-rules input[value="gentle-siege"]')
+            page.fill("#balance-agents", "greedy,random")
+            page.fill("#balance-players", "2")
+            page.click("#balance-run")
+            page.wait_for_selector(
+                '#balance-results figure[data-chart="seats"] svg', timeout=90_000
+            )
+            assert page.locator("#balance-error").is_hidden()
+            status = page.locator("#balance-status").text_content() or ""
+            assert status.startswith("Done: 6 games")
+            assert page.locator("#balance-results figure").count() == 2 + 2 * 2
+            for kind in ("seats", "totals", "homes", "turns"):
+                chart = page.locator(f'#balance-results figure[data-chart="{kind}"] svg').first
+                chart.scroll_into_view_if_needed()
+                box = chart.bounding_box()
+                assert box is not None and box["width"] > 300 and box["height"] > 150, kind
+            rows = page.locator("#balance-summary tbody tr")
+            assert [rows.nth(i).locator("th").text_content() for i in range(2)] == [
+                "standard",
+                "gentle-siege",
+            ]
+            homes = page.locator('#balance-results figure[data-chart="homes"] svg').first
+            title = homes.locator("title").first.text_content() or ""
+            assert title.startswith("Win rate by home under standard")
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.locator("#balance").screenshot(path=str(ARTIFACTS / "serve-balance.png"))
+            link = page.locator("#balance-results a[download]")
+            assert link.get_attribute("href", timeout=1000).startswith("/api/balance/")
+            # Stop: a long run, stopped at once
+            page.fill("#balance-games", "200")
+            page.click("#balance-run")
+            page.wait_for_selector("#balance-stop:enabled")
+            page.click("#balance-stop")
+            page.wait_for_selector("#balance-run:enabled")
+            assert "Stopped after" in (page.locator("#balance-status").text_content() or "")
+            assert problems == []
+        finally:
+            browser.close()
