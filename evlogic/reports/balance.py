@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,6 +53,8 @@ class Tally:
     homes: dict[str, list[float]] = field(default_factory=lambda: defaultdict(lambda: [0, 0.0]))
     turns: dict[str, array[int]] = field(default_factory=lambda: defaultdict(lambda: array("i")))
     agent_seats: dict[str, int] = field(default_factory=dict)  # seats each agent plays
+    #: (final total, won) -> players who ended a game so: the distribution of totals.
+    totals: Counter[tuple[int, bool]] = field(default_factory=Counter)
     finals: list[dict[str, Any]] = field(default_factory=list)  # not yet asked about
 
     def add(self, record: Record) -> None:
@@ -71,6 +73,7 @@ class Tally:
             home = self.homes[player["home"]]
             home[0] += 1
             home[1] += won
+            self.totals[int(player["total"]), player["name"] in winners] += 1
         for agent, shares in by_agent.items():
             self.agent_shares.setdefault(agent, array("d")).append(math.fsum(shares) / len(shares))
             self.agent_seats[agent] = len(shares)
@@ -229,6 +232,7 @@ def rule_set_figures(tally: Tally, players: int) -> dict[str, Any]:
         "siege_decides": proportion(sum(tally.siege_decided), games),
         "mean": {name: mean(tally.means[i]) for i, name in enumerate(MEANS)},
         "state_desirability": desirability,
+        "total_counts": total_counts(tally.totals),
     }
 
 
@@ -298,3 +302,20 @@ def _difference(base: Tally, other: Tally) -> dict[str, Any]:
             other.means[index],
         )
     return {"rules": other.rules, "against": base.rules, "games": games, "figures": figures}
+
+
+# --- the distribution of totals (balance --report's chart) -----------------------------
+
+
+def total_counts(counts: Counter[tuple[int, bool]]) -> list[dict[str, int]]:
+    """A rule set's ``total_counts`` (docs/formats.md): for each final total
+    some player ended a game with, lowest first, how many players did
+    (over all games) and how many of them won (each winner of a tie)."""
+    return [
+        {
+            "total": total,
+            "players": counts[total, False] + counts[total, True],
+            "winners": counts[total, True],
+        }
+        for total in sorted({total for total, _ in counts})
+    ]
