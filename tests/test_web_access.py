@@ -1,6 +1,7 @@
-"""`evlogic serve`'s page at every width, in Chromium: from 360 to 1920 px
-nothing scrolls the page sideways.  Screenshots land in
-build/test-artifacts/."""
+"""`evlogic serve`'s page in Chromium: from 360 to 1920 px nothing scrolls
+the page sideways, the table scores what can be scored (a player without
+a home is listed as such, one player is a table), and a focused player
+is the active one.  Screenshots land in build/test-artifacts/."""
 
 from __future__ import annotations
 
@@ -12,10 +13,15 @@ import pytest
 from test_web_browser import (
     ARTIFACTS,
     CHROMIUM_FLAGS,
+    build_rulebook_example,
     chromium_path,
+    click,
     settle,
+    total,
 )
 from test_web_browser import server as server  # the fixture, shared
+
+from conftest import run_subprocess
 
 playwright = pytest.importorskip("playwright.sync_api")
 
@@ -70,6 +76,10 @@ def open_at(page, url: str) -> None:
     settle(page)
 
 
+def active_name(page) -> str:
+    return page.locator("#players li.active input[type=text]").input_value()
+
+
 # --- every width ------------------------------------------------------------------------
 
 
@@ -122,3 +132,71 @@ def test_no_width_scrolls_the_page_sideways(page, server):
     page.wait_for_selector('#balance-results figure[data-chart="turns"] svg', timeout=90_000)
     for width in WIDTHS:
         assert_fits(page, width, "balance")
+
+
+# --- the score table ----------------------------------------------------------------------
+
+
+def test_the_table_scores_those_with_a_home_and_lists_the_others(page, tmp_path):
+    rows = page.locator("#score tbody tr")
+    assert rows.count() == 2  # fresh: both listed, neither scored
+    for name in ("Player 1", "Player 2"):
+        row = page.locator(f'#score tbody tr[data-player="{name}"]')
+        assert "no home yet: not scored" in row.inner_text()
+    click(page, "KY")  # the first tile: Player 1's home
+    for state in ("IN", "WV", "TN"):
+        click(page, state)
+    assert total(page, "Player 1") == 59  # scored without Player 2
+    assert "no home yet" in page.inner_text('#score tbody tr[data-player="Player 2"]')
+    status = page.inner_text("#status")
+    assert "Winner (of those with a home): Player 1" in status
+    assert "Set a home for Player 2" in status
+    # a one-player table, as the command line scores one
+    page.click('#players button[aria-label="remove Player 2"]')
+    settle(page)
+    assert rows.count() == 1 and total(page, "Player 1") == 59
+    assert page.locator('#players button[aria-label="remove Player 1"]').is_disabled()
+    game = tmp_path / "one.yaml"
+    one = {"name": "Player 1", "home": "KY", "states": ["IN", "WV", "TN"]}
+    game.write_text(json.dumps({"board": "usa", "players": [one]}))
+    scored = run_subprocess("score", str(game), "--format", "json")
+    assert scored.code == 0, scored.err
+    assert scored.json()["players"][0]["total"] == 59
+
+
+# --- focus, the active player and Home mode ------------------------------------------------
+
+
+def test_focusing_a_player_makes_them_the_active_player(page):
+    build_rulebook_example(page)  # ends with Rival the active player
+    assert active_name(page) == "Rival"
+    page.click('#score tbody tr[data-player="You"]')
+    settle(page)
+    assert active_name(page) == "You"
+    assert "Tiles go to You" in page.inner_text("#active-line")
+    click(page, "CA")  # on You's diagram: the tile is You's
+    assert (total(page, "You"), total(page, "Rival")) == (39 + 54, 40)
+    # by keyboard: the name in the table is a button
+    page.focus('#score tbody tr[data-player="Rival"] button.focus-player')
+    page.keyboard.press("Enter")
+    settle(page)
+    assert active_name(page) == "Rival"
+    assert page.inner_text("#explain h2").startswith("Explanation: Rival")
+    pressed = page.get_attribute(
+        '#score tbody tr[data-player="Rival"] button.focus-player', "aria-pressed"
+    )
+    assert pressed == "true"
+
+
+def test_home_mode_ends_after_placing_a_home(page):
+    build_rulebook_example(page)
+    page.keyboard.press("1")
+    page.click("#home-mode")
+    assert page.get_attribute("#home-mode", "aria-pressed") == "true"
+    assert "Next tile: the home of You" in page.inner_text("#active-line")
+    click(page, "IN")  # You's home moves to IN
+    assert page.get_attribute('g.tile[data-state="IN"]', "data-role") == "home"
+    assert page.get_attribute("#home-mode", "aria-pressed") == "false"
+    click(page, "KY")  # a plain click again: a state, not the home
+    assert page.get_attribute('g.tile[data-state="KY"]', "data-role") == "owned"
+    assert page.get_attribute('g.tile[data-state="IN"]', "data-role") == "home"

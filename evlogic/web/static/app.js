@@ -14,7 +14,7 @@ const PLAYER_STYLES = [
 ];
 const UNCLAIMED = { fill: "#f2f2f2", ink: "#333333" };
 const RADIUS = 30;
-const MIN_PLAYERS = 2;
+const MIN_PLAYERS = 1;  // a one-player table, as the command line scores it
 const MAX_PLAYERS = 6;
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -77,8 +77,11 @@ function gameBody() {
   };
 }
 
-function ready() {
-  return state.players.length > 0 && state.players.every((p) => p.home);
+// What the score requests send: the players with a home (a game file needs
+// one for every player; the table lists the others as not scored yet).
+function scoredBody() {
+  const game = gameBody();
+  return { ...game, players: game.players.filter((p) => p.home) };
 }
 
 function ownerOf(id) {
@@ -162,7 +165,7 @@ function readUrl() {
 function clickTile(id, event) {
   const player = state.players[state.active];
   if (!player) return;
-  if (state.homeMode || event.shiftKey) {
+  if (state.homeMode || event.shiftKey || !player.home) {  // a player's first tile: the home
     setHome(id);
     return;
   }
@@ -189,7 +192,8 @@ function setHome(id) {
   record();
   for (const p of state.players) p.states = p.states.filter((s) => s !== id);
   player.home = id;
-  notice("");
+  state.homeMode = false;  // Home mode sets one home
+  notice(`${id} is ${player.name}'s home.`);
   changed();
 }
 
@@ -222,7 +226,7 @@ function renderPlayers() {
     name.addEventListener("change", () => rename(index, name.value));
 
     const home = document.createElement("span");
-    home.textContent = player.home ? ` home ${player.home}` : " (no home yet: shift-click a tile)";
+    home.textContent = player.home ? ` home ${player.home}` : " (no home yet)";
 
     const up = button("↑", `move ${player.name} up`, () => move(index, -1), index === 0);
     const down = button("↓", `move ${player.name} down`, () => move(index, 1),
@@ -250,7 +254,40 @@ function setActive(index) {
   if (index < 0 || index >= state.players.length) return;
   state.active = index;
   renderPlayers();
+  renderActiveLine();
   notice(`${state.players[index].name} is the active player.`);
+}
+
+// Focusing a player (their name in the table) makes them the active player
+// too: the tiles clicked on their diagram are theirs.  Again: unfocused.
+function focusPlayer(index) {
+  if (state.focus === index) {
+    state.focus = null;
+  } else {
+    state.focus = index;
+    state.active = index;
+    renderPlayers();
+    renderActiveLine();
+  }
+  writeUrl();
+  refresh();
+}
+
+// Whose tiles a click gives, above the map.
+function renderActiveLine() {
+  const line = document.getElementById("active-line");
+  const player = state.players[state.active];
+  line.replaceChildren();
+  line.classList.toggle("home-mode", Boolean(state.homeMode));
+  if (!player) return;
+  const swatch = document.createElement("span");
+  swatch.className = "swatch";
+  swatch.style.background = PLAYER_STYLES[state.active].fill;
+  const name = document.createElement("strong");
+  name.textContent = player.name;
+  const home = state.homeMode || !player.home;
+  line.append(home ? "Next tile: the home of " : "Tiles go to ", swatch, name,
+    home ? (state.homeMode ? " (Home mode)" : " (no home yet)") : " (the active player; keys 1–6 change it)");
 }
 
 function rename(index, name) {
@@ -429,57 +466,113 @@ function signed(number) {
   return number > 0 ? `+${number}` : String(number);
 }
 
+const COLUMNS = ["Player", "Home", "States", "Face EV", "Region", "Bonus", "Siege", "Penalty",
+  "Net bonus", "Total"];
+
+// The table lists every player in seat order: those with a home as the
+// report scores them (report: the `score` report of those, or null when
+// none has one), the others as not scored yet.
 function renderScore(report, second) {
   const head = document.querySelector("#score thead");
   const body = document.querySelector("#score tbody");
-  const columns = ["Player", "Home", "States", "Face EV", "Region", "Bonus", "Siege",
-    "Penalty", "Net bonus", "Total"];
+  const columns = [...COLUMNS];
   if (second) columns.push(`Total (${second.rules})`, "Difference");
-  head.replaceChildren(row(columns.map((text, i) => cell("th", text, i >= 2 && i !== 4 && i !== 6))));
+  head.replaceChildren(row(columns.map((text, i) => {
+    const th = cell("th", text, i >= 2 && i !== 4 && i !== 6);
+    th.scope = "col";
+    return th;
+  })));
   body.replaceChildren();
-  report.players.forEach((player, index) => {
-    const values = [
-      player.name, player.home, String(player.states.length), String(player.face_ev),
-      player.region.length ? `${player.region.length}: ${player.region.join(" ")}` : "-",
-      signed(player.region_bonus), player.siege.length ? player.siege.join(" ") : "-",
-      signed(-player.siege_penalty), signed(player.net_bonus), String(player.total),
-    ];
-    if (second) {
-      const other = second.players[index].total;
-      values.push(String(other), signed(other - player.total));
-    }
-    const line = row(values.map((text, i) => {
-      const element = cell("td", text, i >= 2 && i !== 4 && i !== 6);
-      if (i === 0) {
-        element.classList.add("name");
-        const swatch = document.createElement("span");
-        swatch.className = "swatch";
-        swatch.style.background = PLAYER_STYLES[index].fill;
-        element.prepend(swatch);
-      }
-      if (i === 9) element.classList.add("total");
-      if (i === 10) element.classList.add("total-b");  // under the second rule set
-      return element;
-    }));
+  state.players.forEach((player, index) => {
+    const at = report ? report.players.findIndex((p) => p.name === player.name) : -1;
+    const line = at >= 0
+      ? scoredRow(report, second, at, index)
+      : unscoredRow(player, index, columns.length);
     line.dataset.player = player.name;
-    if (report.winners.includes(player.name)) line.classList.add("winner");
-    if (second && second.winners.includes(player.name)) line.classList.add("winner-b");
-    if (state.focus === index) line.classList.add("focused");
-    line.addEventListener("click", () => {
-      state.focus = state.focus === index ? null : index;
-      writeUrl();
-      refresh();
-    });
+    if (state.focus === index && at >= 0) line.classList.add("focused");
+    line.addEventListener("click", () => (at >= 0 ? focusPlayer(index) : setActive(index)));
     body.append(line);
   });
+}
+
+function scoredRow(report, second, at, index) {
+  const player = report.players[at];
+  const values = [
+    player.name, player.home, String(player.states.length), String(player.face_ev),
+    player.region.length ? `${player.region.length}: ${player.region.join(" ")}` : "-",
+    signed(player.region_bonus), player.siege.length ? player.siege.join(" ") : "-",
+    signed(-player.siege_penalty), signed(player.net_bonus), String(player.total),
+  ];
+  if (second) {
+    const other = second.players[at].total;
+    values.push(String(other), signed(other - player.total));
+  }
+  const line = row(values.map((text, i) => {
+    if (i === 0) {
+      const focused = state.focus === index;
+      return nameCell(index, player.name, focused,
+        focused ? `stop explaining ${player.name}` : `explain ${player.name}'s score; they become the active player`);
+    }
+    const element = cell("td", text, i >= 2 && i !== 4 && i !== 6);
+    if (i === 9) element.classList.add("total");
+    if (i === 10) element.classList.add("total-b");  // under the second rule set
+    return element;
+  }));
+  if (report.winners.includes(player.name)) line.classList.add("winner");
+  if (second && second.winners.includes(player.name)) line.classList.add("winner-b");
+  return line;
+}
+
+function unscoredRow(player, index, width) {
+  const name = nameCell(index, player.name, null, `make ${player.name} the active player, to place their home`);
+  const what = document.createElement("td");
+  what.colSpan = width - 1;
+  what.className = "unscored";
+  const held = player.states.length
+    ? `; holds ${player.states.join(" ")}, not counted until then` : "";
+  what.textContent = `no home yet: not scored${held}`;
+  const line = row([name, what]);
+  line.classList.add("no-home");
+  return line;
+}
+
+// A player's name: a button (Tab reaches it; Enter or a click focuses them).
+function nameCell(index, name, pressed, title) {
+  const element = document.createElement("th");
+  element.scope = "row";
+  element.className = "name";
+  const swatch = document.createElement("span");
+  swatch.className = "swatch";
+  swatch.style.background = PLAYER_STYLES[index].fill;
+  const focus = document.createElement("button");
+  focus.type = "button";
+  focus.className = "focus-player";
+  focus.textContent = name;
+  focus.title = title;
+  if (pressed !== null) focus.setAttribute("aria-pressed", String(pressed));
+  element.append(swatch, focus);
+  return element;
+}
+
+function renderStatus(report, second) {
   const status = document.getElementById("status");
+  const missing = state.players.filter((p) => !p.home).map((p) => p.name);
+  const waiting = missing.length
+    ? `Set a home for ${missing.join(", ")}: pick the player (keys 1–6), then click a tile.` : "";
+  if (!report) {
+    status.textContent = waiting;
+    status.classList.remove("final");
+    return;
+  }
   const where = report.final
     ? "final"
     : `projection, ${report.states_won} of ${report.game_end} states won`;
-  let text = `${report.board}, ${report.rules} rules: ${where}. Winner: ${report.winners.join(", ")}`;
+  const among = missing.length ? " (of those with a home)" : "";
+  let text = `${report.board}, ${report.rules} rules: ${where}. Winner${among}: ${report.winners.join(", ")}`;
   if (second) text += ` · under ${second.rules}: ${second.winners.join(", ")}`;
+  if (waiting) text += `. ${waiting}`;
   status.textContent = text;
-  status.classList.toggle("final", report.final);
+  status.classList.toggle("final", report.final && !missing.length);
 }
 
 function row(cells) {
@@ -565,18 +658,17 @@ function updateButtons() {
   document.getElementById("home-mode").setAttribute("aria-pressed", String(state.homeMode));
   document.getElementById("rules-select").value = state.rules;
   document.getElementById("compare-select").value = state.compare;
+  renderActiveLine();
 }
 
 async function refresh() {
   const mine = ++refreshCount;
   const current = () => mine === refreshCount;
-  if (!ready()) {
+  const game = scoredBody();
+  if (!game.players.length) {  // nobody to score yet
     showMap(drawOwners());
-    document.querySelector("#score thead").replaceChildren();
-    document.querySelector("#score tbody").replaceChildren();
-    const missing = state.players.filter((p) => !p.home).map((p) => p.name);
-    document.getElementById("status").textContent =
-      `Set a home for ${missing.join(", ")}: pick the player (keys 1–6), then shift-click a tile.`;
+    renderScore(null, null);
+    renderStatus(null, null);
     clearExplanation();
     document.body.dataset.ready = "true";
     return;
@@ -586,15 +678,15 @@ async function refresh() {
   // come; a focused player's explanation and diagram (what-if included: the
   // slower answers) follow.  Unfocused, the map shows owners only, which
   // needs no answer: it is drawn while the scores are on their way.
-  const game = gameBody();
-  const focused = state.focus !== null && state.focus < state.players.length;
+  const chosen = state.focus !== null ? state.players[state.focus] : null;
+  const focused = Boolean(chosen && chosen.home);
   const scores = Promise.all([
     api("/api/score", game),
     state.compare ? api("/api/score", { ...game, rules: state.compare }) : null,
   ]);
   let focus = null;
   if (focused) {
-    const player = state.players[state.focus].name;
+    const player = chosen.name;
     focus = Promise.all([
       api("/api/explain", { ...game, player }),
       api("/api/diagram", { ...game, player }, "text"),
@@ -608,6 +700,7 @@ async function refresh() {
     if (!current()) return;
     showError("");
     renderScore(report, second);
+    renderStatus(report, second);
     if (focused) {
       const [explanation, svgText] = await focus;
       if (!current()) return;
