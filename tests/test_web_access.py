@@ -1,7 +1,8 @@
 """`evlogic serve`'s page in Chromium: from 360 to 1920 px nothing scrolls
 the page sideways, the table scores what can be scored (a player without
-a home is listed as such, one player is a table), and a focused player
-is the active one.  Screenshots land in build/test-artifacts/."""
+a home is listed as such, one player is a table), a focused player is
+the active one, and the explanation is the command line's, every what-if
+included.  Screenshots land in build/test-artifacts/."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from test_web_browser import (
 )
 from test_web_browser import server as server  # the fixture, shared
 
-from conftest import run_subprocess
+from conftest import RULEBOOK, run_subprocess
 
 playwright = pytest.importorskip("playwright.sync_api")
 
@@ -200,3 +201,31 @@ def test_home_mode_ends_after_placing_a_home(page):
     click(page, "KY")  # a plain click again: a state, not the home
     assert page.get_attribute('g.tile[data-state="KY"]', "data-role") == "owned"
     assert page.get_attribute('g.tile[data-state="IN"]', "data-role") == "home"
+
+
+# --- the explanation ----------------------------------------------------------------------
+
+
+def test_the_explanation_is_explains_and_lists_every_what_if(page, server):
+    open_at(page, position(server, RULEBOOK_PLAYERS, focus=0))
+    page.wait_for_selector("#explain li")
+    shown = page.inner_text("#explain").replace("−", "-")
+    game = RULEBOOK / "full-example.yaml"
+    text = run_subprocess("explain", str(game), "--player", "You")
+    assert text.code == 0, text.err
+    for line in ("Face EV: 34", "Region: 4 states, bonus +25", "bonus +25 - 20 = +5"):
+        assert line in text.out and line in shown, line
+    assert "Core: KY + IN + WV" in shown and "+ TN joins: touches IN, KY, WV" in shown
+    assert "MO held by Rival: -10" in shown and "VA held by Rival: -10" in shown
+    assert "Total: 34 face +5 net bonus = 39 EV" in shown
+    document = run_subprocess("explain", str(game), "--player", "You", "--format", "json").json()
+    entries = page.locator("#next li")
+    assert entries.count() == len(document["what_if"]) == 46  # all, not the first 15
+    assert f"all {len(document['what_if'])} states" in page.inner_text("#next-heading")
+    assert [entries.nth(i).get_attribute("data-state") for i in range(entries.count())] == [
+        option["state"] for option in document["what_if"]
+    ]
+    va = page.inner_text('#next li[data-state="VA"]')
+    assert "siege lifted: +10" in va and "penalty" not in va
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "serve-1400.png"), full_page=True)

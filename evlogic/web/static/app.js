@@ -590,55 +590,104 @@ function cell(tag, text, number) {
 
 // --- the explanation -----------------------------------------------------------
 
-function renderExplanation(explanation) {
+// What `evlogic explain` shows: the face, the core and the states that
+// joined, the region's size and bonus, the siege's arithmetic, the total;
+// `score` is the player's row of the score report (face EV, region).
+function renderExplanation(explanation, score) {
   const panel = document.getElementById("explain");
   panel.replaceChildren();
   const title = document.createElement("h2");
-  title.textContent = `Explanation: ${explanation.player}`;
+  title.textContent = `Explanation: ${explanation.player} (home ${explanation.home}): total ${explanation.total} EV`;
   panel.append(title);
-  const lines = [];
-  if (explanation.core.length) {
-    const [home, a, b] = explanation.core;
-    lines.push(`Core: ${home} + ${a} + ${b}: ${a} and ${b} both border ${home} and each other.`);
-  } else {
-    lines.push(`Core: none. A core needs two owned states that border ${explanation.home} and each other.`);
-  }
-  for (const join of explanation.joins) {
-    lines.push(`+ ${join.state} joins: touches ${join.links.join(", ")}`);
-  }
-  for (const left of explanation.excluded) {
-    const touches = left.links.length === 1
-      ? `touches only ${left.links[0]}`
-      : left.links.length ? `touches ${left.links.join(", ")}` : "touches no region state";
-    lines.push(`− ${left.state} left out: ${touches}; needs ${left.needed}`);
-  }
-  for (const siege of explanation.siege) {
-    lines.push(`Siege: ${siege.state} held by ${siege.owner}: −${siege.penalty}`);
-  }
   const list = document.createElement("ul");
-  for (const text of lines) {
+  const line = (text, parent = list) => {
     const item = document.createElement("li");
     item.textContent = text;
-    list.append(item);
+    parent.append(item);
+    return item;
+  };
+  const sublist = (item) => {
+    const inner = document.createElement("ul");
+    item.append(inner);
+    return inner;
+  };
+  line(`Face EV: ${score.face_ev}`);
+  let core;
+  if (explanation.core.length) {
+    const [home, a, b] = explanation.core;
+    core = line(`Core: ${home} + ${a} + ${b}: ${a} and ${b} both border ${home} and each other.`);
+  } else {
+    core = line(`Core: none. A core needs two owned states that border ${explanation.home} and each other.`);
   }
+  if (explanation.joins.length) {
+    const joins = sublist(core);
+    for (const join of explanation.joins) {
+      line(`+ ${join.state} joins: touches ${join.links.join(", ") || "nothing"}`, joins);
+    }
+  }
+  const region = score.region.length
+    ? line(`Region: ${score.region.length} states, bonus ${signed(explanation.region_bonus)}`)
+    : line("Region: none, bonus 0");
+  if (explanation.excluded.length) {
+    const left = sublist(region);
+    for (const state of explanation.excluded) {
+      const touches = state.links.length === 1
+        ? `touches only ${state.links[0]}`
+        : state.links.length ? `touches ${state.links.join(", ")}` : "touches no region state";
+      line(`− ${state.state} left out: ${touches}; needs ${state.needed}`, left);
+    }
+  }
+  if (explanation.siege.length) {
+    const siege = sublist(line("Siege:"));
+    for (const sieged of explanation.siege) {
+      line(`${sieged.state} held by ${sieged.owner}: −${sieged.penalty}`, siege);
+    }
+    const floor = explanation.region_bonus < explanation.siege_penalty ? " (floored at 0)" : "";
+    line(`bonus ${signed(explanation.region_bonus)} − ${explanation.siege_penalty} = ` +
+      `${signed(explanation.net_bonus)}${floor}`, siege);
+  } else {
+    line("Siege: none");
+  }
+  const net = explanation.net_bonus;
+  line(`Total: ${score.face_ev} face ${net < 0 ? "−" : "+"}${Math.abs(net)} net bonus = ` +
+    `${explanation.total} EV`).classList.add("total");
   panel.append(list);
 
+  // Every what-if, strongest first, as `explain --format json` lists them.
+  const options = explanation.what_if;
+  document.getElementById("next-heading").textContent = options.length
+    ? `Where to play next: all ${options.length} states ${explanation.player} could still win, best first`
+    : "Where to play next";
   const next = document.getElementById("next");
   next.replaceChildren();
-  for (const entry of explanation.what_if.slice(0, 15)) {
+  for (const entry of options) {
     const item = document.createElement("li");
     item.dataset.state = entry.state;
     const from = entry.holder ? ` from ${entry.holder}` : "";
-    // the command line's reasons; its "4 -> 5" arrow as one character, so a line never breaks inside it
-    const reasons = entry.reasons.join("; ").replaceAll(" -> ", " → ") || "no change";
+    const reasons = entry.reasons.map(reasonText).join("; ") || "no change";
     item.textContent = `${entry.state}${from}: ${signed(entry.gain)} (${reasons})`;
     next.append(item);
   }
 }
 
+// A what-if reason in the page's words: a lifted siege is a gain ("+10"),
+// not "penalty -10"; the "4 -> 5" arrow is one character, so a line never
+// breaks inside it.
+function reasonText(reason) {
+  const lifted = /^siege lifted: penalty -(\d+)$/.exec(reason);
+  if (lifted) return `siege lifted: +${lifted[1]}`;
+  return reason.replaceAll(" -> ", " → ");
+}
+
 function clearExplanation() {
   const panel = document.getElementById("explain");
-  panel.innerHTML = "<h2>Explanation</h2><p class=\"placeholder\">Click a player's row in the score table to see why their score is what it is.</p>";
+  const title = document.createElement("h2");
+  title.textContent = "Explanation";
+  const placeholder = document.createElement("p");
+  placeholder.className = "placeholder";
+  placeholder.textContent = "Click a player's name in the score table to see why their score is what it is.";
+  panel.replaceChildren(title, placeholder);
+  document.getElementById("next-heading").textContent = "Where to play next";
   document.getElementById("next").replaceChildren();
 }
 
@@ -708,7 +757,8 @@ async function refresh() {
       const imported = document.importNode(svg, true);
       showMap(imported);
       markGains(imported, explanation.what_if);
-      renderExplanation(explanation);
+      const score = report.players.find((p) => p.name === chosen.name);
+      renderExplanation(explanation, score);
     } else {
       clearExplanation();
     }
