@@ -1,8 +1,9 @@
-"""`evlogic serve`'s page in Chromium: from 360 to 1920 px nothing scrolls
-the page sideways, the table scores what can be scored (a player without
-a home is listed as such, one player is a table), a focused player is
-the active one, and the explanation is the command line's, every what-if
-included.  Screenshots land in build/test-artifacts/."""
+"""`evlogic serve`'s page for everyone, in Chromium: no width from 360 to
+1920 px scrolls the page sideways, everything is done by keyboard with
+the focus in sight, axe-core finds nothing serious, the table scores what
+can be scored, a focused player is the active one, and the explanation is
+the command line's, every what-if included.  Screenshots land in
+build/test-artifacts/."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from test_web_browser import server as server  # the fixture, shared
 from conftest import RULEBOOK, run_subprocess
 
 playwright = pytest.importorskip("playwright.sync_api")
+axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
 
 #: The rulebook example: You (home KY) holds IN, WV, TN; Rival (home OH) VA, MO.
 RULEBOOK_PLAYERS = [
@@ -77,8 +79,23 @@ def open_at(page, url: str) -> None:
     settle(page)
 
 
+def serious(page) -> list[str]:
+    """axe-core's serious and critical violations on the page, one line each."""
+    results = axe_playwright.Axe().run(page)
+    return [
+        f"{violation['impact']} {violation['id']}: {violation['help']} "
+        f"({', '.join(str(node['target']) for node in violation['nodes'][:3])})"
+        for violation in results.response["violations"]
+        if violation["impact"] in ("serious", "critical")
+    ]
+
+
 def active_name(page) -> str:
     return page.locator("#players li.active input[type=text]").input_value()
+
+
+def focused_state(page) -> str | None:
+    return page.evaluate("document.activeElement.dataset && document.activeElement.dataset.state")
 
 
 # --- every width ------------------------------------------------------------------------
@@ -133,6 +150,167 @@ def test_no_width_scrolls_the_page_sideways(page, server):
     page.wait_for_selector('#balance-results figure[data-chart="turns"] svg', timeout=90_000)
     for width in WIDTHS:
         assert_fits(page, width, "balance")
+    assert serious(page) == []  # the Balance panel, showing results
+
+
+# --- the keyboard -------------------------------------------------------------------------
+
+
+TAB_STOP = """() => {
+  const e = document.activeElement;
+  const svg = e.closest && e.closest("#map svg");
+  let outline;
+  if (svg) {  // a tile: the ring drawn round it
+    const ring = svg.querySelector(".focus-ring");
+    outline = svg.classList.contains("ringed") && getComputedStyle(ring).display !== "none";
+  } else {
+    const shown = e.closest(".file-button") || e;  // a file input: its label shows the focus
+    const style = getComputedStyle(shown);
+    outline = style.outlineStyle !== "none" && parseFloat(style.outlineWidth) >= 2;
+  }
+  return {key: e.id || e.dataset.state || e.getAttribute("aria-label") || e.textContent.trim(),
+          tag: e.tagName.toLowerCase(), outline};
+}"""
+
+
+def tab_stops(page) -> list[dict]:
+    """Every element Tab reaches, from the top of the page round to it again."""
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    stops: list[dict] = []
+    for _ in range(200):
+        page.keyboard.press("Tab")
+        stop = page.evaluate(TAB_STOP)
+        if stop["tag"] == "body" or (stops and stop == stops[0]):
+            break
+        stops.append(stop)
+    return stops
+
+
+def test_every_control_is_reached_by_tab_with_its_focus_in_sight(page, server):
+    open_at(page, position(server, RULEBOOK_PLAYERS, focus=0))
+    stops = tab_stops(page)
+    keys = [stop["key"] for stop in stops]
+    for wanted in (
+        "board-select",
+        "board-upload",  # no longer display: none
+        "rules-select",
+        "compare-select",
+        "home-mode",
+        "download",
+        "game-upload",
+        "paste-open",
+        "copy-link",
+        "balance-link",
+        "You",  # the score table's names
+        "Rival",
+        "add-player",
+        "balance-agents",
+        "balance-run",
+    ):
+        assert wanted in keys, (wanted, keys)
+    tiles = [stop for stop in stops if stop["tag"] == "g"]
+    assert len(tiles) == 1  # the map is one Tab stop; the arrows move in it
+    # every control the page shows is among them (a radio group is one stop)
+    missing = page.evaluate(
+        """(keys) => [...document.querySelectorAll(
+              "button, select, input, textarea, a[href], [tabindex]")]
+          .filter((e) => !e.disabled && e.tabIndex >= 0 && !e.closest("dialog")
+                   && (e.offsetParent !== null || e.closest(".file-button"))
+                   && !(e.type === "radio" && !e.checked))
+          .map((e) => e.id || e.dataset.state || e.getAttribute("aria-label")
+                      || e.textContent.trim())
+          .filter((key) => !keys.includes(key))""",
+        keys,
+    )
+    assert missing == []
+    hidden = [stop["key"] for stop in stops if not stop["outline"]]
+    assert hidden == []  # the focus is always visible
+
+
+def test_tiles_are_claimed_by_keyboard_and_the_arrows_move_on_the_map(page):
+    page.focus('g.tile[data-state="KY"]')
+    page.keyboard.press("Enter")  # Player 1 has no home: KY is it
+    settle(page)
+    assert page.get_attribute('g.tile[data-state="KY"]', "data-role") == "home"
+    assert focused_state(page) == "KY"  # the focus survives the redraw
+    page.keyboard.press("ArrowUp")  # the two upper neighbours tie: clockwise, WV
+    assert focused_state(page) == "WV"
+    page.keyboard.press("Space")
+    settle(page)
+    assert page.get_attribute('g.tile[data-state="WV"]', "data-owner") == "Player 1"
+    page.keyboard.press("ArrowLeft")
+    assert focused_state(page) == "IN"
+    page.keyboard.press("Enter")
+    settle(page)
+    page.keyboard.press("ArrowRight")
+    assert focused_state(page) == "WV"
+    page.keyboard.press("ArrowDown")  # WV's lower neighbours tie: clockwise, KY
+    assert focused_state(page) == "KY"
+    page.keyboard.press("ArrowRight")
+    assert focused_state(page) == "VA"
+    page.keyboard.press("2")
+    page.keyboard.press("Shift+Enter")  # Player 2's home, by Shift
+    settle(page)
+    assert page.get_attribute('g.tile[data-state="VA"]', "data-role") == "home"
+    assert page.get_attribute('g.tile[data-state="VA"]', "data-owner") == "Player 2"
+    assert total(page, "Player 1") > 0 and total(page, "Player 2") > 0
+    # the ring is drawn round the focused tile, not after a click
+    assert page.evaluate("document.querySelector('#map svg').classList.contains('ringed')")
+    page.click('g.tile[data-state="CA"]')
+    settle(page)
+    assert not page.evaluate("document.querySelector('#map svg').classList.contains('ringed')")
+
+    # From any tile, the arrows reach every other (islands such as AK and HI too).
+    ids = page.eval_on_selector_all(
+        "g.tile[data-state]", "tiles => tiles.map(t => t.dataset.state)"
+    )
+    moves = page.evaluate(
+        """(ids) => {
+          const moves = {};
+          for (const id of ids) {
+            moves[id] = {};
+            for (const key of ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]) {
+              const tile = document.querySelector(`g.tile[data-state="${id}"]`);
+              tile.focus();
+              tile.dispatchEvent(new KeyboardEvent("keydown", {key, bubbles: true}));
+              moves[id][key] = document.activeElement.dataset.state || null;
+            }
+          }
+          return moves;
+        }""",
+        ids,
+    )
+    reached, todo = {"KY"}, ["KY"]
+    while todo:
+        for other in moves[todo.pop()].values():
+            if other and other not in reached:
+                reached.add(other)
+                todo.append(other)
+    assert reached == set(ids)
+    # the opposite arrow leads back (where the hex has both neighbours it ties between)
+    pairs = [("ArrowLeft", "ArrowRight"), ("ArrowRight", "ArrowLeft")]
+    for here, keys in [(state, pairs) for state in ("KY", "OH", "MO", "NE", "PA")] + [
+        (state, [("ArrowUp", "ArrowDown"), ("ArrowDown", "ArrowUp")]) for state in ("KY", "NE")
+    ]:
+        for key, back in keys:
+            there = moves[here][key]
+            assert there and moves[there][back] == here, (here, key, there)
+
+
+def test_no_serious_accessibility_violation_in_the_pages_main_states(page, server):
+    assert serious(page) == []  # fresh: nobody has a home
+    build_rulebook_example(page)
+    assert serious(page) == []  # tiles claimed, the table full
+    page.click('#score tbody tr[data-player="You"] button.focus-player')
+    settle(page)
+    page.wait_for_selector("#explain li")
+    assert serious(page) == []  # the explanation open, the diagram shown
+    page.select_option("#compare-select", "gentle-siege")
+    settle(page)
+    page.set_viewport_size({"width": 400, "height": 900})
+    assert serious(page) == []  # two rule sets, on a phone's width
+    page.click("#paste-open")
+    assert serious(page) == []  # the paste dialog
 
 
 # --- the score table ----------------------------------------------------------------------

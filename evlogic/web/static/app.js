@@ -28,6 +28,7 @@ const state = {
   active: 0,
   focus: null,             // index of the focused player, or null
   homeMode: false,
+  cursor: null,            // the tile the map's Tab stop is on (a state id)
 };
 const history = { past: [], future: [] };
 let refreshCount = 0;
@@ -213,6 +214,7 @@ function renderPlayers() {
     pick.name = "active-player";
     pick.checked = index === state.active;
     pick.title = `make ${player.name} the active player (key ${index + 1})`;
+    pick.setAttribute("aria-label", `${player.name} is the active player (key ${index + 1})`);
     pick.addEventListener("change", () => setActive(index));
 
     const swatch = document.createElement("span");
@@ -437,11 +439,116 @@ function drawOwners() {
   return svg;
 }
 
+// --- the map by keyboard ---------------------------------------------------------
+//
+// The map is one Tab stop (a roving tabindex: the tile last focused, or the
+// top left one).  The arrow keys move by hex geometry, not by the board's
+// borders: to the nearest tile in that direction on the map as drawn (within
+// 60 degrees of it), so islands and states with no border are reached too.
+// Enter or Space claims the tile as a click does; Shift+Enter sets the home.
+
+const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+let keyboardUsed = false;  // the last input was a key: focus shows its ring
+
+function tileCentre(tile) {
+  const numbers = tile.querySelector("polygon").getAttribute("points").trim()
+    .split(/[\s,]+/).map(Number);
+  let x = 0;
+  let y = 0;
+  for (let i = 0; i < numbers.length; i += 2) {
+    x += numbers[i];
+    y += numbers[i + 1];
+  }
+  return [(2 * x) / numbers.length, (2 * y) / numbers.length];
+}
+
+// The tile an arrow moves to from `from`, or null: within 60° of the arrow,
+// the nearest (a little less near for being off the line).  On a hex grid:
+// Left and Right, the neighbour in the row; Up and Down, one of the two in
+// the row above or below, the tie going clockwise, so the opposite arrow
+// leads back.
+function tileToward(tiles, from, [dx, dy]) {
+  const [x, y] = from.centre;
+  let best = null;
+  for (const tile of tiles) {
+    if (tile === from) continue;
+    const vx = tile.centre[0] - x;
+    const vy = tile.centre[1] - y;
+    const along = vx * dx + vy * dy;
+    const across = dx * vy - dy * vx;  // > 0: clockwise of the arrow
+    if (along <= 0 || Math.abs(across) > along * Math.sqrt(3) - 0.5) continue;  // under 60°
+    const cost = Math.hypot(vx, vy) + Math.abs(across) / 2;  // near, then straight ahead
+    if (!best || cost < best.cost - 0.5 || (cost < best.cost + 0.5 && across > best.across)) {
+      best = { tile, cost, across };
+    }
+  }
+  return best ? best.tile.element : null;
+}
+
+function tileLabel(tile) {
+  const title = tile.querySelector("title");
+  const gain = tile.dataset.gain;
+  const worth = gain === undefined ? "" : `; won, ${signed(Number(gain))} for the focused player`;
+  return `${title ? title.textContent : tile.dataset.state}${worth}`;
+}
+
+function showRing(svg, tile) {
+  const ring = svg.querySelector(".focus-ring");
+  if (!ring) return;
+  const points = tile.querySelector("polygon").getAttribute("points");
+  for (const line of ring.querySelectorAll("polygon")) line.setAttribute("points", points);
+  svg.classList.toggle("ringed", keyboardUsed);
+}
+
 function showMap(svg) {
   const map = document.getElementById("map");
+  const held = map.contains(document.activeElement) && document.activeElement.dataset
+    ? document.activeElement.dataset.state : undefined;  // focus survives the redraw
+  svg.setAttribute("role", "group");
+  svg.setAttribute("aria-describedby", "map-hint");
+  const title = svg.querySelector(":scope > title");
+  svg.setAttribute("aria-label", `The board${title ? `: ${title.textContent}` : ""}`);
+  const ring = svgElement("g", { class: "focus-ring", "aria-hidden": "true" });
+  ring.append(
+    svgElement("polygon", { fill: "none", stroke: "#000000", "stroke-width": 8, "stroke-linejoin": "round" }),
+    svgElement("polygon", { fill: "none", stroke: "#ffffff", "stroke-width": 3, "stroke-linejoin": "round" }),
+  );
+  svg.append(ring);
   map.replaceChildren(svg);
-  for (const tile of svg.querySelectorAll("g.tile[data-state]")) {
-    tile.addEventListener("click", (event) => clickTile(tile.dataset.state, event));
+  const elements = [...svg.querySelectorAll("g.tile[data-state]")];
+  const tiles = elements.map((element) => ({ element, centre: tileCentre(element) }));
+  for (const tile of tiles) tile.element.centre = tile.centre;
+  const ids = new Set(elements.map((e) => e.dataset.state));
+  if (!ids.has(state.cursor)) {  // the top left tile
+    const first = [...tiles].sort((a, b) => a.centre[1] - b.centre[1] || a.centre[0] - b.centre[0])[0];
+    state.cursor = first ? first.element.dataset.state : null;
+  }
+  for (const tile of tiles) {
+    const element = tile.element;
+    element.setAttribute("role", "button");
+    element.setAttribute("tabindex", element.dataset.state === state.cursor ? "0" : "-1");
+    element.setAttribute("aria-label", tileLabel(element));
+    element.addEventListener("click", (event) => clickTile(element.dataset.state, event));
+    element.addEventListener("focus", () => {
+      for (const other of elements) other.setAttribute("tabindex", other === element ? "0" : "-1");
+      state.cursor = element.dataset.state;
+      showRing(svg, element);
+    });
+    element.addEventListener("blur", () => svg.classList.remove("ringed"));
+    element.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        if (!event.repeat) clickTile(element.dataset.state, event);
+      } else if (ARROWS[event.key] && !event.altKey && !event.ctrlKey && !event.metaKey) {
+        event.preventDefault();
+        const next = tileToward(tiles, tile, ARROWS[event.key]);
+        if (next) next.focus();
+      }
+    });
+  }
+  if (held !== undefined) {
+    const again = elements.find((e) => e.dataset.state === held);
+    if (again) again.focus();
   }
 }
 
@@ -451,6 +558,7 @@ function markGains(svg, whatIf) {
     const tile = svg.querySelector(`g.tile[data-state="${CSS.escape(entry.state)}"]`);
     if (!tile) continue;
     tile.dataset.gain = String(entry.gain);
+    tile.setAttribute("aria-label", tileLabel(tile));
     const box = tile.querySelector("polygon").getBBox();
     tile.append(svgElement("text", {
       class: "gain", x: box.x + box.width / 2, y: box.y + 11, "text-anchor": "middle",
@@ -947,6 +1055,9 @@ function showBalanceResults(run) {
   link.append(open, " or ", save, " (it opens offline).");
   const scroll = document.createElement("div");
   scroll.className = "table-scroll";
+  scroll.setAttribute("role", "region");  // (it may scroll sideways: a Tab stop, for the arrow keys)
+  scroll.setAttribute("aria-label", "balance at a glance");
+  scroll.tabIndex = 0;
   scroll.append(balanceSummary(report));
   results.replaceChildren(
     scroll,
@@ -1128,6 +1239,9 @@ function wire() {
     state.homeMode = !state.homeMode;
     updateButtons();
   });
+  // The map's focus ring shows for keyboard use, not after a click.
+  document.addEventListener("keydown", () => { keyboardUsed = true; }, true);
+  document.addEventListener("pointerdown", () => { keyboardUsed = false; }, true);
   document.getElementById("download").addEventListener("click", download);
   document.getElementById("copy-link").addEventListener("click", async () => {
     try {
