@@ -1,4 +1,5 @@
-"""`evlogic serve`'s page for everyone, in Chromium: no width from 360 to
+"""`evlogic serve`'s page for everyone, in Chromium: a copied link reopens
+what it shows (an uploaded board travels in it), no width from 360 to
 1920 px scrolls the page sideways, everything is done by keyboard with
 the focus in sight, axe-core finds nothing serious, the table scores what
 can be scored, a focused player is the active one, and the explanation is
@@ -8,10 +9,13 @@ build/test-artifacts/."""
 from __future__ import annotations
 
 import json
+import random
+import string
 import urllib.parse
 from collections.abc import Iterator
 
 import pytest
+import yaml
 from test_web_browser import (
     ARTIFACTS,
     CHROMIUM_FLAGS,
@@ -23,7 +27,7 @@ from test_web_browser import (
 )
 from test_web_browser import server as server  # the fixture, shared
 
-from conftest import RULEBOOK, run_subprocess
+from conftest import REPO, RULEBOOK, run_subprocess
 
 playwright = pytest.importorskip("playwright.sync_api")
 axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
@@ -35,6 +39,7 @@ RULEBOOK_PLAYERS = [
 ]
 
 WIDTHS = (360, 768, 1280, 1920)
+LAKELAND = (REPO / "examples" / "lakeland" / "board.yaml").read_bytes()
 
 
 @pytest.fixture(scope="module")
@@ -96,6 +101,98 @@ def active_name(page) -> str:
 
 def focused_state(page) -> str | None:
     return page.evaluate("document.activeElement.dataset && document.activeElement.dataset.state")
+
+
+def copied(page) -> None:
+    page.wait_for_function("document.getElementById('notice').textContent.includes('copied')")
+
+
+def upload(page, name: str, content: bytes) -> None:
+    page.set_input_files(
+        "#board-upload", files=[{"name": name, "mimeType": "text/yaml", "buffer": content}]
+    )
+    try:
+        page.wait_for_function(
+            f"document.getElementById('board-select').value === {json.dumps(name)}",
+            timeout=20_000,
+        )
+    except playwright.TimeoutError:
+        pytest.fail(f"{name} was not taken: {page.inner_text('#error')}")
+    settle(page)
+    assert page.locator("#error").is_hidden(), page.inner_text("#error")
+
+
+# --- a copied link reopens what it shows ------------------------------------------------
+
+
+def test_a_link_carries_an_uploaded_board(page, context):
+    """Copy link after uploading a board: the link carries the board
+    (compressed in the fragment) and reopens the position on it."""
+    upload(page, "isle.yaml", LAKELAND)
+    click(page, "C")  # Player 1's first tile: the home
+    click(page, "N")
+    click(page, "W")
+    page.keyboard.press("2")
+    click(page, "SE")
+    click(page, "I")
+    assert page.locator("#copy-link-note").is_hidden()  # nothing to warn of
+    page.click("#copy-link")
+    copied(page)
+    assert "it reopens this position" in page.inner_text("#notice")
+    link = page.evaluate("navigator.clipboard.readText()")
+    assert link == page.url and "board_data=" in link
+    before = [total(page, "Player 1"), total(page, "Player 2")]
+
+    again = context.new_page()  # a fresh page, as whoever is sent the link opens it
+    open_at(again, link)
+    assert again.locator("#error").is_hidden(), again.inner_text("#error")
+    assert again.locator("g.tile[data-state]").count() == 10
+    assert again.get_attribute('g.tile[data-state="C"]', "data-role") == "home"
+    assert again.get_attribute('g.tile[data-state="I"]', "data-owner") == "Player 2"
+    assert [total(again, "Player 1"), total(again, "Player 2")] == before
+    assert "Lakeland" in again.inner_text("#status")
+    assert again.input_value("#board-select") == "isle.yaml"
+    again.close()
+
+
+def test_a_link_without_its_board_says_which_file_and_takes_it(page):
+    """A link to an uploaded board that does not carry it (too large, or
+    cut short) names the file; uploading it reopens the position."""
+    players = [{"name": "Ann", "home": "C", "states": ["N", "W"]}]
+    open_at(page, position(page.url.split("#")[0], players, board="isle.yaml"))
+    message = page.inner_text("#error")
+    assert "no board 'isle.yaml'" in message
+    assert "upload isle.yaml (Upload board…) to reopen the position" in message
+    assert page.locator("g.tile[data-state]").count() == 51  # the page still works, on usa
+    upload(page, "isle.yaml", LAKELAND)
+    assert page.locator("#error").is_hidden()
+    assert page.get_attribute('g.tile[data-state="C"]', "data-owner") == "Ann"
+    assert total(page, "Ann") > 0
+
+
+def test_a_board_too_large_for_a_link_is_said_before_copying(page):
+    """Past LINK_BOARD_LIMIT compressed characters the link cannot carry the
+    board: the page says so beside the button, before it is pressed."""
+    rng = random.Random(27)
+    states = {
+        f"S{n}": {
+            "ev": 3,
+            "name": "".join(rng.choice(string.ascii_letters) for _ in range(1500)),
+            "hex": [n, 0],
+            "neighbors": [f"S{m}" for m in (n - 1, n + 1) if 0 <= m < 30],
+        }
+        for n in range(30)
+    }
+    upload(page, "noisy.yaml", yaml.safe_dump({"name": "Noisy", "states": states}).encode())
+    note = page.locator("#copy-link-note")
+    assert note.is_visible()
+    text = note.inner_text()
+    assert "too large to carry in a link" in text and "needs the file noisy.yaml" in text
+    assert page.get_attribute("#copy-link", "aria-describedby") == "copy-link-note"
+    assert "board_data=" not in page.url
+    page.click("#copy-link")
+    copied(page)
+    assert "needs the file noisy.yaml" in page.inner_text("#notice")
 
 
 # --- every width ------------------------------------------------------------------------

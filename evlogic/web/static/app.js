@@ -17,10 +17,16 @@ const RADIUS = 30;
 const MIN_PLAYERS = 1;  // a one-player table, as the command line scores it
 const MAX_PLAYERS = 6;
 const SVG_NS = "http://www.w3.org/2000/svg";
+// The longest uploaded board a link carries (characters, compressed): a
+// link past it needs the board file, and the page says so before copying.
+const LINK_BOARD_LIMIT = 32000;
 
 const state = {
   boardName: "usa",        // a catalog name, or the uploaded file's name
   inlineBoard: null,       // an uploaded board (inline mapping), or null
+  boardLink: null,         // the uploaded board, compressed for the link, or null
+  boardLinkSize: 0,        // its length, when over LINK_BOARD_LIMIT (then boardLink is null)
+  pending: null,           // a link's position whose uploaded board is not here yet
   board: null,             // the board document (GET /api/boards/{name})
   rules: "standard",
   compare: "",
@@ -59,6 +65,8 @@ async function api(path, body, as = "json", method = undefined) {
 }
 
 function showError(message) {
+  // (a link's position waiting for its board file stays said until it comes)
+  if (!message && state.pending) message = state.pending.message;
   const box = document.getElementById("error");
   box.textContent = message ? `evlogic: error: ${message}` : "";
   box.hidden = !message;
@@ -137,6 +145,7 @@ function writeUrl() {
   if (state.compare) params.set("compare", state.compare);
   params.set("players", JSON.stringify(state.players));
   if (state.focus !== null) params.set("focus", String(state.focus));
+  if (state.inlineBoard && state.boardLink) params.set("board_data", state.boardLink);
   history.replaceUrl = true;
   window.history.replaceState(null, "", `#${params.toString()}`);
 }
@@ -152,12 +161,79 @@ function readUrl() {
       rules: params.get("rules") || "standard",
       compare: params.get("compare") || "",
       focus: params.has("focus") ? Number(params.get("focus")) : null,
+      boardData: params.get("board_data"),
       players: players.map((p) => ({
         name: String(p.name), home: p.home || null, states: (p.states || []).map(String),
       })),
     };
   } catch (_) {
     return null;
+  }
+}
+
+// An uploaded board travels in the link: its inline mapping as JSON, deflated
+// (CompressionStream, no library) and in base64url.  Opened, it is checked by
+// the server as an uploaded file is (POST /api/boards/parse).
+
+function base64url(bytes) {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+function fromBase64url(text) {
+  const binary = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+async function packText(text) {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+  return base64url(new Uint8Array(await new Response(stream).arrayBuffer()));
+}
+
+async function unpackText(code) {
+  const stream = new Blob([fromBase64url(code)]).stream()
+    .pipeThrough(new DecompressionStream("deflate-raw"));
+  return new Response(stream).text();
+}
+
+async function packBoard(board) {
+  state.boardLink = null;
+  state.boardLinkSize = 0;
+  try {
+    const code = await packText(JSON.stringify(board.inline));
+    if (code.length <= LINK_BOARD_LIMIT) state.boardLink = code;
+    else state.boardLinkSize = code.length;
+  } catch (_) {
+    state.boardLinkSize = Infinity;  // no CompressionStream: the link needs the file
+  }
+}
+
+// Before copying: does the link carry all it needs?
+function linkNote() {
+  const note = document.getElementById("copy-link-note");
+  let text = "";
+  if (state.inlineBoard && !state.boardLink) {
+    const size = Number.isFinite(state.boardLinkSize)
+      ? ` (${state.boardLinkSize.toLocaleString("en")} characters compressed, over ${LINK_BOARD_LIMIT.toLocaleString("en")})`
+      : "";
+    text = `The board is too large to carry in a link${size}: a copied link needs the file ${state.boardName}, uploaded again where it is opened.`;
+  }
+  note.textContent = text;
+  note.hidden = !text;
+  return text;
+}
+
+async function copyLink() {
+  const needs = linkNote();
+  const what = needs ? `Link copied. ${needs}` : "Link copied: it reopens this position.";
+  try {
+    await navigator.clipboard.writeText(window.location.href);
+    notice(what);
+  } catch (_) {
+    notice(`Copy this link: ${window.location.href}${needs ? ` (${needs})` : ""}`);
   }
 }
 
@@ -816,6 +892,7 @@ function updateButtons() {
   document.getElementById("rules-select").value = state.rules;
   document.getElementById("compare-select").value = state.compare;
   renderActiveLine();
+  linkNote();
 }
 
 async function refresh() {
@@ -1095,6 +1172,33 @@ async function loadBoard(name) {
   state.board = await api(`/api/boards/${encodeURIComponent(name)}`);
   state.boardName = name;
   state.inlineBoard = null;
+  state.boardLink = null;
+  state.boardLinkSize = 0;
+}
+
+// An uploaded board (POST /api/boards/parse's answer), named by its file.
+async function useUploadedBoard(board, name) {
+  state.board = board;
+  state.boardName = name;
+  state.inlineBoard = board.inline;
+  await packBoard(board);
+  const select = document.getElementById("board-select");
+  let option = [...select.options].find((o) => o.value === name);
+  if (!option) {
+    option = new Option(`${board.title} (uploaded)`, name);
+    select.append(option);
+  }
+  select.value = name;
+}
+
+// A link's position, once its board is loaded.
+function usePosition(position) {
+  state.rules = position.rules || "standard";
+  state.compare = position.compare || "";
+  state.players = position.players.map((p) => ({ name: p.name, home: p.home, states: p.states || [] }));
+  const focus = position.focus;
+  state.focus = Number.isInteger(focus) && focus >= 0 && focus < state.players.length ? focus : null;
+  state.active = state.focus === null ? 0 : state.focus;
 }
 
 function resetPosition() {
@@ -1121,17 +1225,13 @@ async function uploadBoard(file) {
     const text = await file.text();
     const board = await api("/api/boards/parse", { yaml: text, filename: file.name });
     record();
-    state.board = board;
-    state.boardName = file.name;
-    state.inlineBoard = board.inline;
+    await useUploadedBoard(board, file.name);
     resetPosition();
-    const select = document.getElementById("board-select");
-    let option = [...select.options].find((o) => o.value === file.name);
-    if (!option) {
-      option = new Option(`${board.title} (uploaded)`, file.name);
-      select.append(option);
+    if (state.pending && state.pending.board === file.name) {  // the board a link needed
+      usePosition(state.pending);
+      notice(`${file.name}: the link's position is reopened.`);
     }
-    select.value = file.name;
+    state.pending = null;
     showError("");
     changed();
   } catch (error) {
@@ -1173,6 +1273,35 @@ async function download() {
   }
 }
 
+// The board a link names: carried in it (an uploaded board), or one the
+// server knows.  False, with the reason shown, when neither.
+async function openLinkedBoard(position) {
+  const name = position.board;
+  if (position.boardData) {
+    try {
+      const text = await unpackText(position.boardData);
+      const board = await api("/api/boards/parse", { yaml: text, filename: name });
+      await useUploadedBoard(board, name);
+      return true;
+    } catch (error) {
+      state.pending = { ...position, message: `this link's board ${name} cannot be read from ` +
+        `the link (${error.message}); upload ${name} (Upload board…) to reopen the position` };
+      showError("");
+      return false;
+    }
+  }
+  try {
+    await loadBoard(name);
+    return true;
+  } catch (error) {
+    state.pending = { ...position, message: `${error.message}. This link's board ${name} is ` +
+      `not on this server: it was uploaded from a file; upload ${name} (Upload board…) to ` +
+      "reopen the position" };
+    showError("");
+    return false;
+  }
+}
+
 async function start() {
   try {
     const [boards, rules, initial] = await Promise.all([
@@ -1186,14 +1315,14 @@ async function start() {
     }
     fillBalanceRules(rules);
     const fromUrl = readUrl();
-    const game = fromUrl || initial;
-    await loadBoard(fromUrl && fromUrl.board ? fromUrl.board : game.board);
-    state.rules = game.rules || "standard";
-    state.compare = (fromUrl && fromUrl.compare) || "";
-    state.focus = fromUrl ? fromUrl.focus : null;
-    state.players = game.players.map((p) => ({ name: p.name, home: p.home, states: p.states || [] }));
-    state.active = 0;
-    boardSelect.value = state.boardName;
+    if (fromUrl && fromUrl.board && !(await openLinkedBoard(fromUrl))) {
+      await loadBoard(initial.board);  // the link's board is not here: say which file it needs
+      usePosition(initial);
+    } else {
+      if (!fromUrl || !fromUrl.board) await loadBoard(initial.board);
+      usePosition(fromUrl || initial);
+    }
+    if (!state.inlineBoard) boardSelect.value = state.boardName;
   } catch (error) {
     showError(error.message);
     return;
@@ -1243,14 +1372,7 @@ function wire() {
   document.addEventListener("keydown", () => { keyboardUsed = true; }, true);
   document.addEventListener("pointerdown", () => { keyboardUsed = false; }, true);
   document.getElementById("download").addEventListener("click", download);
-  document.getElementById("copy-link").addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText(window.location.href);
-      notice("Link copied: it reopens this position.");
-    } catch (_) {
-      notice(`Copy this link: ${window.location.href}`);
-    }
-  });
+  document.getElementById("copy-link").addEventListener("click", copyLink);
   document.getElementById("add-player").addEventListener("click", addPlayer);
   document.getElementById("balance-form").addEventListener("submit", startBalance);
   document.getElementById("balance-stop").addEventListener("click", stopBalance);
