@@ -220,7 +220,7 @@ def _reasons(parts: dict[str, list[int]]) -> list[str]:
         reasons.append(f"region {before} -> {after} states: bonus {bonus:+d}")
     siege = parts["what_if_siege"][0]
     if siege < 0:
-        reasons.append(f"siege lifted: penalty {siege:+d}")
+        reasons.append(f"siege lifted: {-siege:+d}")  # the penalty taken off is a gain
     net = parts["what_if_net"][0]
     if net != bonus - siege:
         reasons.append(f"net bonus {net:+d} after the floor at 0")

@@ -854,12 +854,9 @@ function renderExplanation(explanation, score) {
   }
 }
 
-// A what-if reason in the page's words: a lifted siege is a gain ("+10"),
-// not "penalty -10"; the "4 -> 5" arrow is one character, so a line never
-// breaks inside it.
+// A what-if reason in the page's words: the "4 -> 5" arrow is one
+// character, so a line never breaks inside it.
 function reasonText(reason) {
-  const lifted = /^siege lifted: penalty -(\d+)$/.exec(reason);
-  if (lifted) return `siege lifted: +${lifted[1]}`;
   return reason.replaceAll(" -> ", " → ");
 }
 
