@@ -128,7 +128,7 @@ def test_engine_agrees_with_the_plain_scorer_under_any_rule_set(position, varian
 
 # --- the searches' encodings score like the scorer ----------------------------
 
-SEARCH_SCORING = [name for name in SEARCH_RULES if name != "generate.lp"]
+SEARCH_SCORING = [name for name in SEARCH_RULES if name != "search/generate.lp"]
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -159,7 +159,7 @@ def test_the_position_s_facts_are_what_positions_hands_the_rules(cli):
             if atom.symbol.name in position and atom.is_fact
         }
 
-    position_lp = rules_dir() / "position.lp"
+    position_lp = rules_dir() / "scoring" / "position.lp"
     given = atoms(facts, [position_lp])
     handed = atoms(
         board_program(game.board),

@@ -28,13 +28,13 @@ from strategies import big_positions, positions
 
 FIGURES = {"region", "core", "region_size", "points"}
 SEARCH_CORES = [
-    "position.lp",
-    "face.lp",
+    "scoring/position.lp",
+    "scoring/face.lp",
     "search/cores.lp",
-    "region.lp",
-    "siege.lp",
-    "bonus.lp",
-    "points.lp",
+    "scoring/region.lp",
+    "scoring/siege.lp",
+    "scoring/bonus.lp",
+    "search/points.lp",
 ]
 
 

@@ -135,7 +135,12 @@ def scoring_predicates() -> frozenset[tuple[str, int]]:
     (heads of rules/*.lp and rules/search/*.lp), and the facts evlogic
     gives them (evlogic/asp/facts.py); read once a process."""
     found: set[tuple[str, int]] = set(NEUTRAL)
-    files = [*sorted(rules_dir().glob("*.lp")), *sorted((rules_dir() / "search").glob("*.lp"))]
+    files = [
+        *sorted(rules_dir().glob("scoring/*.lp")),
+        *sorted(rules_dir().glob("explain/*.lp")),
+        *sorted(rules_dir().glob("stats/*.lp")),
+        *sorted((rules_dir() / "search").glob("*.lp")),
+    ]
 
     def heads(statement: clingo.ast.AST) -> None:
         if statement.ast_type == ASTType.Rule:

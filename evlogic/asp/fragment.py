@@ -94,13 +94,13 @@ POSITION_BUILDERS: frozenset[Predicate] = frozenset(
 #: may read.  Not region_order.lp, overflow.lp or output.lp (score only),
 #: not points.lp, compare.lp or generate.lp (the searches only).
 RULE_SET_READABLE_FILES = (
-    "position.lp",
-    "face.lp",
-    "cores.lp",
-    "region.lp",
-    "siege.lp",
-    "bonus.lp",
-    "totals.lp",
+    "scoring/position.lp",
+    "scoring/face.lp",
+    "scoring/cores.lp",
+    "scoring/region.lp",
+    "scoring/siege.lp",
+    "scoring/bonus.lp",
+    "scoring/totals.lp",
 )
 
 #: What a rule set's program may derive of evlogic's predicates.

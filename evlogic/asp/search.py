@@ -74,15 +74,15 @@ from evlogic.resources import display_path, rules_dir
 #: Scoring without materialised numbers: no totals, no region sizes, no
 #: chosen core (the bonus reads tier thresholds, rules/cores.lp).
 SEARCH_RULES = (
-    "position.lp",
-    "face.lp",
-    "cores.lp",
-    "siege.lp",
-    "bonus.lp",
-    "points.lp",
-    "winners_by_points.lp",
-    "compare.lp",
-    "generate.lp",
+    "scoring/position.lp",
+    "scoring/face.lp",
+    "scoring/cores.lp",
+    "scoring/siege.lp",
+    "scoring/bonus.lp",
+    "search/points.lp",
+    "search/winners_by_points.lp",
+    "search/compare.lp",
+    "search/generate.lp",
 )
 
 #: clasp's "frumpy" configuration (conservative) proved the bounded per-home
@@ -131,15 +131,15 @@ def search_rules(programs: list[Path]) -> list[Path]:
     names = list(SEARCH_RULES)
     reads = read_user_programs(programs).mentions
     if TOTALS_ONLY & reads:
-        names[names.index("winners_by_points.lp")] = "totals.lp"
+        names[names.index("search/winners_by_points.lp")] = "scoring/totals.lp"
     elif not BETWEEN_PLAYERS & reads:
-        names.remove("winners_by_points.lp")
+        names.remove("search/winners_by_points.lp")
     if REGION_ONLY & reads:
-        names.insert(names.index("cores.lp") + 1, "region.lp")
+        names.insert(names.index("scoring/cores.lp") + 1, "scoring/region.lp")
     if not COVERING_ONLY & reads:
-        names[names.index("cores.lp")] = "search/cores.lp"
+        names[names.index("scoring/cores.lp")] = "search/cores.lp"
     if reads_player0_only(programs):
-        names[names.index("generate.lp")] = "search/generate_player0.lp"
+        names[names.index("search/generate.lp")] = "search/generate_player0.lp"
         if sees_near_states_only(programs):
             names.append("search/near_only.lp")
     names.append("search/home_first.lp")  # the order of decisions (SOLVER_OPTIONS)
@@ -942,7 +942,7 @@ def _canonical(
     a counterexample is optimised (one optimising solve over every home took
     a hundred times longer: it kept proving homes after the first worse)."""
     if not any(control.symbolic_atoms.by_signature(CANONICAL_GROUNDED, 0)):
-        control.load(str(rules_dir() / "canonical.lp"))
+        control.load(str(rules_dir() / "search" / "canonical.lp"))
         control.ground([("canonical", [])])
         control.add("evlogic_canonical_grounded", [], f"{CANONICAL_GROUNDED}.")
         control.ground([("evlogic_canonical_grounded", [])])

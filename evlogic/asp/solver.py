@@ -30,35 +30,36 @@ from evlogic.resources import display_path, rules_dir
 #: The scoring program, one concern per file (see each file's header).  The
 #: numbers it reads come from a rule set (evlogic.loading.rulesets) as facts.
 SCORING_RULES: tuple[str, ...] = (
-    "position.lp",
-    "face.lp",
-    "cores.lp",
-    "region.lp",
-    "region_order.lp",
-    "siege.lp",
-    "bonus.lp",
-    "totals.lp",
-    "overflow.lp",
-    "output.lp",
+    "scoring/position.lp",
+    "scoring/face.lp",
+    "scoring/cores.lp",
+    "scoring/region.lp",
+    "scoring/region_order.lp",
+    "scoring/siege.lp",
+    "scoring/bonus.lp",
+    "scoring/totals.lp",
+    "scoring/overflow.lp",
+    "scoring/output.lp",
 )
 
 #: The scoring program with every region layer ground in the one base call
 #: (rules/region_layers.lp for rules/region_order.lp): faster where regions
 #: are small, quadratic in a region's size (see evlogic.reports.score).
 SCORING_RULES_ONE_SHOT: tuple[str, ...] = tuple(
-    "region_layers.lp" if name == "region_order.lp" else name for name in SCORING_RULES
+    "scoring/region_layers.lp" if name == "scoring/region_order.lp" else name
+    for name in SCORING_RULES
 )
 
 #: How positions reach the scoring program as symbols (evlogic.asp.facts.Positions).
-POSITION_INPUT: tuple[str, ...] = ("position_input.lp",)
+POSITION_INPUT: tuple[str, ...] = ("scoring/position_input.lp",)
 
 #: Scoring plus the witnesses behind `evlogic explain` and `evlogic diagram`.
 EXPLAIN_RULES: tuple[str, ...] = (
     *SCORING_RULES,
-    "explain.lp",
-    "what_if.lp",
-    "roles.lp",
-    "tile_value.lp",
+    "explain/explain.lp",
+    "explain/what_if.lp",
+    "explain/roles.lp",
+    "explain/tile_value.lp",
 )
 
 

@@ -160,4 +160,4 @@ def _bonus_decided(facts: list[str]) -> int:
     """How many of these games the regional bonus decided (rules/bonus_decided.lp)."""
     if not facts:
         return 0
-    return len(solve("\n".join(facts), rule_paths(("bonus_decided.lp",))))
+    return len(solve("\n".join(facts), rule_paths(("stats/bonus_decided.lp",))))
