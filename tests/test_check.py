@@ -140,7 +140,7 @@ def test_the_counterexample_printed_does_not_depend_on_how_the_time_fell(
 ):
     """Time slices change which solves finish first, and so what the solver
     learnt and tries next (here played by random seeds); the answer is still
-    the first smallest counterexample in the fixed order of rules/canonical.lp."""
+    the first smallest counterexample in the fixed order of rules/search/canonical.lp."""
     import evlogic.asp.search
     from evlogic.loading.boards import load_board
     from evlogic.reports.check import check

@@ -158,7 +158,7 @@ def test_search_encodings_give_the_scorers_totals_and_winners(position, variant)
 @given(big_positions(), rule_variants)
 def test_engine_agrees_with_the_plain_scorer_on_dense_boards_and_lattices(position, variant):
     """Only closures of cores no earlier core covers are grown
-    (rules/cores.lp): every links_needed and region mode must still give the
+    (rules/scoring/cores.lp): every links_needed and region mode must still give the
     plain scorer's core, region and totals."""
     board, players = position
     engine, plain = engine_and_plain(board, players, variant)

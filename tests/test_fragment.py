@@ -217,7 +217,7 @@ def test_two_choices_of_one_predicate_are_refused(cli, five):
 )
 def test_which_programs_tell_seats_1_and_on_apart(tmp_path, text, alike):
     """The homes of seats 1.. are searched in increasing order only for
-    programs that cannot tell those seats apart (rules/generate.lp)."""
+    programs that cannot tell those seats apart (rules/search/generate.lp)."""
     (tmp_path / "p.lp").write_text(text)
     assert treats_other_seats_alike([tmp_path / "p.lp"]) is alike
 

@@ -1,4 +1,5 @@
-"""Each rules/*.lp file on its own, on tiny boards (clintest).
+"""Each rule file of rules/scoring/, search/ and stats/ on its own, on tiny
+boards (clintest).
 
 Facts are written out by hand here: each test feeds one file exactly the
 input predicates its header names and checks the output predicates.
@@ -426,7 +427,7 @@ LAYER_FILES = pytest.mark.parametrize(
 
 def layered_atoms(program: str, tmp_path, layers: str) -> set[str]:
     facts = tmp_path / "facts.lp"
-    # (region_layers.lp reads region_size/3, as rules/region.lp gives it)
+    # (region_layers.lp reads region_size/3, as rules/scoring/region.lp gives it)
     size = (
         "#defined region/3. "
         "region_size(G, P, N) :- region(G, P, _), N = #count{ S : region(G, P, S) }."

@@ -108,7 +108,7 @@ RULE_SET_HEADS: frozenset[Predicate] = frozenset({("face_value", 4)})
 
 POOL = "a rule with a pool (p(1;2)): write one rule for each atom"
 
-#: Shown names a search reads as the position it found (rules/generate.lp).
+#: Shown names a search reads as the position it found (rules/search/generate.lp).
 POSITION_SHOWN = frozenset({"home", "owned"})
 
 #: The aggregates the fragment allows.

@@ -2,7 +2,7 @@
 
 The scoring programs in ``rules/`` are stratified: grounding already decides
 them and the solver only confirms the single model, so no search happens.
-Grounding is multi-shot in one place: ``rules/region_order.lp`` has
+Grounding is multi-shot in one place: ``rules/scoring/region_order.lp`` has
 ``frontier(k)`` and ``layer(k)`` parts, grounded (in that order, in two
 calls) for k = 1, 2, ... while ``grew(k-1)`` holds.
 """
@@ -43,7 +43,7 @@ SCORING_RULES: tuple[str, ...] = (
 )
 
 #: The scoring program with every region layer ground in the one base call
-#: (rules/region_layers.lp for rules/region_order.lp): faster where regions
+#: (rules/scoring/region_layers.lp for rules/scoring/region_order.lp): faster where regions
 #: are small, quadratic in a region's size (see evlogic.reports.score).
 SCORING_RULES_ONE_SHOT: tuple[str, ...] = tuple(
     "scoring/region_layers.lp" if name == "scoring/region_order.lp" else name
@@ -120,7 +120,7 @@ def ground(
 ) -> clingo.Control:
     """A control with ``rules`` and ``facts`` (program text of facts over
     numbers, see evlogic.asp.facts) grounded, multi-shot layers included (see
-    rules/region_order.lp).
+    rules/scoring/region_order.lp).
 
     Any clingo message about a file a user wrote (any of ``rules`` outside
     evlogic's rules/: a property, a rule set's extra .lp files), undefined
@@ -128,7 +128,7 @@ def ground(
     predicate there would otherwise silently never hold.  Elsewhere, any
     message but "undefined atom" (input predicates may have no facts) is a
     bug: SolverError.  ``context`` answers the rules' @-calls (see
-    rules/position_input.lp); ``statements`` are rules built as syntax trees
+    rules/scoring/position_input.lp); ``statements`` are rules built as syntax trees
     (never from a user's text; or facts parsed once, :func:`parsed_facts`),
     added to the base program.  evlogic's own rule files are added as trees
     parsed once a thread (:func:`_parsed`)."""

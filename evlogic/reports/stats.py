@@ -2,7 +2,7 @@
 
 Reads the reports ``evlogic batch`` wrote (error lines are counted and
 skipped) and aggregates their figures; no scoring happens here.  Whether
-the regional bonus decided a game is a rule question: rules/bonus_decided.lp
+the regional bonus decided a game is a rule question: rules/stats/bonus_decided.lp
 answers it, a chunk of games per grounding, from the reports' face EVs and
 winners.
 """
@@ -20,7 +20,7 @@ from evlogic.loading.jsonkeys import DuplicateKey, loads
 from evlogic.loading.jsonlines import numbered, utf8_line
 from evlogic.loading.yamlfile import text_problem
 
-#: Games per grounding of rules/bonus_decided.lp (memory stays flat).
+#: Games per grounding of rules/stats/bonus_decided.lp (memory stays flat).
 CHUNK_SIZE = 10_000
 
 #: A figure must fit clingo's 32-bit integers.
@@ -157,7 +157,7 @@ def _figure(player: dict, key: str) -> int:
 
 
 def _bonus_decided(facts: list[str]) -> int:
-    """How many of these games the regional bonus decided (rules/bonus_decided.lp)."""
+    """How many of these games the regional bonus decided (rules/stats/bonus_decided.lp)."""
     if not facts:
         return 0
     return len(solve("\n".join(facts), rule_paths(("stats/bonus_decided.lp",))))
