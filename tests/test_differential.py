@@ -134,8 +134,9 @@ SEARCH_SCORING = [name for name in SEARCH_RULES if name != "search/generate.lp"]
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions(), rule_variants)
 def test_search_encodings_give_the_scorers_totals_and_winners(position, variant):
-    """`check` and `diff` read points and winners_by_points.lp; scoring reads
-    totals.lp.  Both must tell the same story on every position."""
+    """`check` and `diff` read rules/search/points.lp and winners_by_points.lp;
+    scoring reads rules/scoring/totals.lp.  Both must tell the same story on
+    every position."""
     board, players = position
     game = game_under(board, players, within_game_end(variant, players))
     report = score_game(game).to_dict()
