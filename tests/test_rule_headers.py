@@ -19,6 +19,8 @@ one of the few facts the Python side gives a rule file outside that table
 A second encoding of a rule has a ``Re-encodes:`` line (the rule files it
 says again, which must exist) and an ``Agreement:`` line (the tests that
 show the two agree, which must exist and name the file or its folder).
+rules/README.md must name every file and folder, and list every second
+encoding with its agreement tests.
 """
 
 from __future__ import annotations
@@ -230,6 +232,7 @@ def test_the_parser_reads_names_arities_and_descriptions_apart(tmp_path: Path):
 
 
 SECOND_ENCODINGS = [path for path in RULE_FILES if "Re-encodes" in sections(path)]
+README = rules_dir() / "README.md"
 
 
 def relative(path: Path) -> str:
@@ -251,3 +254,26 @@ def test_a_second_encoding_names_what_it_re_encodes_and_the_test_that_agrees(pat
         assert re.search(rf"(?<![\w/]){re.escape(path.name)}\b", text) or folder in text, (
             f"{name} never names {path.name} or {folder}"
         )
+
+
+def test_the_readme_names_every_file_and_folder():
+    text = README.read_text("utf-8")
+    shipped = [*RULE_FILES, *rules_dir().rglob("*.yaml")]
+    folders = {path.parent for path in shipped} - {rules_dir()}
+    missing = [relative(path) for path in shipped if f"`{relative(path)}`" not in text]
+    missing += [f"{relative(d)}/" for d in folders if f"`{relative(d)}/`" not in text]
+    # the variants are named in their folder's row
+    missing = [
+        name
+        for name in missing
+        if not name.startswith("variants/") or (f"`{Path(name).name}`" not in text)
+    ]
+    assert missing == []
+
+
+@pytest.mark.parametrize("path", SECOND_ENCODINGS, ids=relative)
+def test_the_readme_lists_each_second_encoding_with_its_tests(path: Path):
+    table = README.read_text("utf-8").partition("## Second encodings")[2]
+    [row] = [line for line in table.splitlines() if line.startswith(f"| `{relative(path)}` |")]
+    for name in TEST_PATH.findall(" ".join(sections(path)["Agreement"])):
+        assert name in row, name
