@@ -1,6 +1,6 @@
 """Solving: ground the rules with facts and return the one answer set.
 
-The scoring programs in ``rules/`` are stratified: grounding already decides
+The scoring programs in ``rules/scoring/`` are stratified: grounding already decides
 them and the solver only confirms the single model, so no search happens.
 Grounding is multi-shot in one place: ``rules/scoring/region_order.lp`` has
 ``frontier(k)`` and ``layer(k)`` parts, grounded (in that order, in two
