@@ -47,6 +47,9 @@ Predicate = tuple[str, int]
 PYTHON_FACTS: dict[Predicate, str] = {
     ("way_state", 2): "evlogic/reports/boardreport.py",
     ("asked_tier", 2): "evlogic/reports/boardreport.py",
+    ("mover", 1): "evlogic/play/engine.py",
+    ("tie_break", 2): "evlogic/play/engine.py",
+    ("play_world", 2): "evlogic/play/engine.py",
 }
 
 LABEL = re.compile(r"^% (Input|Output|Re-encodes|Agreement):( +)(.*)$")
