@@ -81,8 +81,8 @@ FIGURES = {
 #: What else of the scoring a reduced search's programs may read: the
 #: board, the rule set, and facts of a whole position that the merge of the
 #: other players keeps (how many states are won, which states are homes).
-#: Any other predicate the scoring rules define (rules/*.lp and
-#: rules/search/*.lp, see :func:`scoring_predicates`) rules the reduction
+#: Any other predicate the scoring rules define (rules/scoring/, explain/,
+#: stats/ and search/, see :func:`scoring_predicates`) rules the reduction
 #: out: a whitelist, so a predicate added to the rules later is refused
 #: until someone decides it is safe.
 NEUTRAL = {
@@ -132,10 +132,15 @@ def reads_player0_only(programs: Sequence[Path]) -> bool:
 @functools.cache
 def scoring_predicates() -> frozenset[tuple[str, int]]:
     """The predicates the scoring rules and the searches' own files define
-    (heads of rules/*.lp and rules/search/*.lp), and the facts evlogic
+    (heads of rules/{scoring,explain,stats,search}/*.lp), and the facts evlogic
     gives them (evlogic/asp/facts.py); read once a process."""
     found: set[tuple[str, int]] = set(NEUTRAL)
-    files = [*sorted(rules_dir().glob("*.lp")), *sorted((rules_dir() / "search").glob("*.lp"))]
+    files = [
+        *sorted(rules_dir().glob("scoring/*.lp")),
+        *sorted(rules_dir().glob("explain/*.lp")),
+        *sorted(rules_dir().glob("stats/*.lp")),
+        *sorted((rules_dir() / "search").glob("*.lp")),
+    ]
 
     def heads(statement: clingo.ast.AST) -> None:
         if statement.ast_type == ASTType.Rule:
@@ -164,7 +169,7 @@ def sees_near_states_only(programs: Sequence[Path]) -> bool:
 
     Then nothing the programs see tells which far states (not next to
     player 0's home) other players hold: player 0's figures read another
-    player's states only for the siege, next to the home (rules/siege.lp),
+    player's states only for the siege, next to the home (rules/scoring/siege.lp),
     so rules/search/near_only.lp may place the far homes of the other
     players on the lowest free far states and leave seat N no far state
     (see its header)."""
@@ -352,7 +357,7 @@ SEAT_ARGUMENTS = {**FIGURES, **POSITION, ("winner", 2): 1, ("outscored", 2): 1}
 
 def treats_other_seats_alike(programs: Sequence[Path]) -> bool:
     """Whether ``programs`` cannot tell seats 1, 2, ... apart, so that
-    rules/generate.lp may search their homes in increasing order only (every
+    rules/search/generate.lp may search their homes in increasing order only (every
     position is then the image of a searched one under a renaming of those
     seats, with the same figures and the same ``violation``).  Decided from
     the text, conservatively: every seat argument (of evlogic's predicates,

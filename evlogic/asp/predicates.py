@@ -10,7 +10,7 @@ from __future__ import annotations
 
 Predicate = tuple[str, int]
 
-#: Every predicate mentioned by rules/*.lp and rules/search/*.lp: the
+#: Every predicate mentioned by rules/{scoring,explain,stats,search}/*.lp: the
 #: scoring, explaining and searching rules, any of which a user's program
 #: may be loaded beside.
 EVLOGIC_PREDICATES: frozenset[Predicate] = frozenset(

@@ -1,6 +1,6 @@
 """Searching every position for one that breaks something.
 
-``rules/generate.lp`` lets the solver choose a position (homes and owned
+``rules/search/generate.lp`` lets the solver choose a position (homes and owned
 states, unclaimed allowed), the scoring rules score it, and a program
 (a property of ``evlogic check``, or a diff of ``evlogic diff``) derives
 ``violation`` when the position is a counterexample.  :func:`search` finds a
@@ -9,9 +9,9 @@ smallest one or proves there is none; ``evlogic/reports/check.py`` and
 
 How the search is engineered (see bench/bench_search.py):
 
-* No number is materialised: properties compare points (rules/compare.lp),
-  winners come from rules/winners_by_points.lp and the bonus from tier
-  thresholds (rules/cores.lp), so the grounding stays small.
+* No number is materialised: properties compare points (rules/search/compare.lp),
+  winners come from rules/search/winners_by_points.lp and the bonus from tier
+  thresholds (rules/scoring/cores.lp), so the grounding stays small.
 * One grounding and one solve over every home of player 0, in which the
   solver decides player 0's home first (clasp's domain heuristic,
   rules/search/home_first.lp): each home is a case of its own, as under an
@@ -34,7 +34,7 @@ How the search is engineered (see bench/bench_search.py):
   parts (:func:`_guided`), once that search has proved its floor, or as a
   guess, once its best size so far has stood a while.
 * The counterexample reported is the first of that size in the order of
-  rules/canonical.lp, the same every run: homes in order, a solve each under
+  rules/search/canonical.lp, the same every run: homes in order, a solve each under
   an assumption (one optimising solve over every home took 80 s against
   0.9 s on diff's total search).
 """
@@ -72,17 +72,17 @@ from evlogic.loading.boards import Board
 from evlogic.resources import display_path, rules_dir
 
 #: Scoring without materialised numbers: no totals, no region sizes, no
-#: chosen core (the bonus reads tier thresholds, rules/cores.lp).
+#: chosen core (the bonus reads tier thresholds, rules/scoring/cores.lp).
 SEARCH_RULES = (
-    "position.lp",
-    "face.lp",
-    "cores.lp",
-    "siege.lp",
-    "bonus.lp",
-    "points.lp",
-    "winners_by_points.lp",
-    "compare.lp",
-    "generate.lp",
+    "scoring/position.lp",
+    "scoring/face.lp",
+    "scoring/cores.lp",
+    "scoring/siege.lp",
+    "scoring/bonus.lp",
+    "search/points.lp",
+    "search/winners_by_points.lp",
+    "search/compare.lp",
+    "search/generate.lp",
 )
 
 #: clasp's "frumpy" configuration (conservative) proved the bounded per-home
@@ -91,11 +91,11 @@ SEARCH_RULES = (
 #: the domain heuristic reads rules/search/home_first.lp.
 SOLVER_OPTIONS = ("--configuration=frumpy", "--heuristic=Domain")
 
-#: Predicates only rules/totals.lp defines.  A program that reads them gets
+#: Predicates only rules/scoring/totals.lp defines.  A program that reads them gets
 #: the scoring's materialised totals: correct, but a much larger grounding.
 TOTALS_ONLY = {("total", 3), ("face_ev", 3), ("outscored", 2)}
 
-#: Predicates only rules/region.lp defines (the region that counts), loaded
+#: Predicates only rules/scoring/region.lp defines (the region that counts), loaded
 #: for the programs that read them.
 REGION_ONLY = {
     ("core", 3),
@@ -108,8 +108,8 @@ REGION_ONLY = {
 
 
 #: Predicates whose atoms rules/search/cores.lp (every core grows its own
-#: closure, no lookup atoms) gives differently from rules/cores.lp.  A
-#: program that reads them gets rules/cores.lp; every other one the search
+#: closure, no lookup atoms) gives differently from rules/scoring/cores.lp.  A
+#: program that reads them gets rules/scoring/cores.lp; every other one the search
 #: encoding, whose regions are the same and which solves faster.
 COVERING_ONLY = {
     ("grown", 4),
@@ -127,19 +127,19 @@ def search_rules(programs: list[Path]) -> list[Path]:
     the lean scoring, plus what the programs read (a cone of influence:
     winners only for programs that read them; only player 0 scored in full
     when the programs read nothing else, evlogic/asp/cone.py; the search's own
-    cores encoding unless they read what only rules/cores.lp gives)."""
+    cores encoding unless they read what only rules/scoring/cores.lp gives)."""
     names = list(SEARCH_RULES)
     reads = read_user_programs(programs).mentions
     if TOTALS_ONLY & reads:
-        names[names.index("winners_by_points.lp")] = "totals.lp"
+        names[names.index("search/winners_by_points.lp")] = "scoring/totals.lp"
     elif not BETWEEN_PLAYERS & reads:
-        names.remove("winners_by_points.lp")
+        names.remove("search/winners_by_points.lp")
     if REGION_ONLY & reads:
-        names.insert(names.index("cores.lp") + 1, "region.lp")
+        names.insert(names.index("scoring/cores.lp") + 1, "scoring/region.lp")
     if not COVERING_ONLY & reads:
-        names[names.index("cores.lp")] = "search/cores.lp"
+        names[names.index("scoring/cores.lp")] = "search/cores.lp"
     if reads_player0_only(programs):
-        names[names.index("generate.lp")] = "search/generate_player0.lp"
+        names[names.index("search/generate.lp")] = "search/generate_player0.lp"
         if sees_near_states_only(programs):
             names.append("search/near_only.lp")
     names.append("search/home_first.lp")  # the order of decisions (SOLVER_OPTIONS)
@@ -311,7 +311,7 @@ def search(
         if "Integer overflow" not in str(error):
             raise
         # clasp adds a sum's weights in 32 bits: a rule set's program may give
-        # figures near 2^31, which score refuses too (rules/overflow.lp)
+        # figures near 2^31, which score refuses too (rules/scoring/overflow.lp)
         names = ", ".join(display_path(path) for path in user_files(programs) or programs)
         raise InputError(
             names,
@@ -374,7 +374,7 @@ def _search(
         + board_program(board)
         + f"evlogic_players({players}).\n"
         + "".join(f"#external evlogic_limit({k}).\n" for k in range(players, top + 1))
-        # the homes of seats 1.. in increasing order only (rules/generate.lp)
+        # the homes of seats 1.. in increasing order only (rules/search/generate.lp)
         + ("evlogic_interchangeable.\n" if treats_other_seats_alike(programs) else "")
     )
     publish.programs = programs
@@ -898,7 +898,7 @@ def _any_position(
 
 def _refuse_homes_past_game_end(control: clingo.Control, board: Board, players: int) -> None:
     """More players than a game end the rules give (game_end/2 of
-    rules/position.lp, a fact of the grounding): the homes alone are more
+    rules/scoring/position.lp, a fact of the grounding): the homes alone are more
     states won than that, so no position could happen."""
     ends = [atom.symbol.arguments[1] for atom in control.symbolic_atoms.by_signature("game_end", 2)]
     numbers = [value.number for value in ends if value.type == clingo.SymbolType.Number]
@@ -936,13 +936,13 @@ def _canonical(
     stop: Callable[[], bool] = lambda: False,
 ) -> list[clingo.Symbol] | None:
     """The first counterexample of ``size`` owned states (the smallest size)
-    in the order of rules/canonical.lp: the same one every run, whatever the
+    in the order of rules/search/canonical.lp: the same one every run, whatever the
     solver met first (None if the time runs out first).  Homes are tried in
     order, a solve each under an assumption, so only the first home with such
     a counterexample is optimised (one optimising solve over every home took
     a hundred times longer: it kept proving homes after the first worse)."""
     if not any(control.symbolic_atoms.by_signature(CANONICAL_GROUNDED, 0)):
-        control.load(str(rules_dir() / "canonical.lp"))
+        control.load(str(rules_dir() / "search" / "canonical.lp"))
         control.ground([("canonical", [])])
         control.add("evlogic_canonical_grounded", [], f"{CANONICAL_GROUNDED}.")
         control.ground([("evlogic_canonical_grounded", [])])
@@ -983,10 +983,10 @@ def _first_by_parts(
     stop: Callable[[], bool],
 ) -> tuple[str, list[clingo.Symbol] | None]:
     """The first counterexample of ``size`` owned states with player 0 at
-    ``home``, in the order of rules/canonical.lp, part by part of the guide
+    ``home``, in the order of rules/search/canonical.lp, part by part of the guide
     (:func:`_each_part`): each player 0 part with a counterexample is
     optimised under its assumptions (only the other players chosen, fast),
-    and the first of them is the one whose cost is least: rules/canonical.lp
+    and the first of them is the one whose cost is least: rules/search/canonical.lp
     is one set of #minimize statements, so costs compare across solves as
     within one.  ("none", None): no counterexample at that home; "unknown"
     or "stopped" as the deadline or ``stop`` said."""
@@ -1014,7 +1014,7 @@ def _first_by_parts(
     return answer, None if best is None else best[1]
 
 
-#: A fact that says rules/canonical.lp is grounded (once per control).
+#: A fact that says rules/search/canonical.lp is grounded (once per control).
 CANONICAL_GROUNDED = "evlogic_canonical_grounded"
 
 
@@ -1031,7 +1031,7 @@ def _set_bound(control: clingo.Control, bound: int | None) -> None:
 
 
 def _position(model: clingo.Model) -> list[clingo.Symbol]:
-    """Position 0 of a model as rules/generate.lp shows it, ``home(P, S)``
+    """Position 0 of a model as rules/search/generate.lp shows it, ``home(P, S)``
     and ``owned(P, S)`` (not homes), read from the model's atoms rather than
     from what it shows: a property may #show terms of its own, and a term
     computed from a variable (``#show X : X = owned(0, 4).``) would pass for

@@ -1,7 +1,7 @@
 """Explanations: why a player's score is what it is, from witness atoms.
 
-Everything here is decoded from atoms of ``rules/explain.lp``,
-``rules/what_if.lp`` and ``rules/roles.lp`` (one solver call, the player
+Everything here is decoded from atoms of ``rules/explain/explain.lp``,
+``rules/explain/what_if.lp`` and ``rules/explain/roles.lp`` (one solver call, the player
 named by a ``focus/2`` fact); the only work on this side is ordering and
 wording.
 """
@@ -77,7 +77,7 @@ class Explanation:
     roles: dict[str, str] = field(repr=False)  # state -> role, for diagrams
     links: list[Link] = field(repr=False)
     # state -> (what it scores to whoever holds it, the multiplier applied),
-    # from rules/tile_value.lp: what a diagram's tile says
+    # from rules/explain/tile_value.lp: what a diagram's tile says
     worth: dict[str, tuple[int, int]] = field(repr=False, default_factory=dict)
 
     @property
