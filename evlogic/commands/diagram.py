@@ -16,7 +16,6 @@ from evlogic.commands.options import (
 )
 from evlogic.commands.output_file import output_file
 from evlogic.errors import InputError, quote
-from evlogic.reports.score import score_game
 
 HELP = """\
 Draw one player's position as a hex map, one tile per state, coloured by
@@ -102,7 +101,9 @@ def run(args: argparse.Namespace) -> int:
     if args.all:
         if len(game.players) > len(PLAYER_STYLES):
             raise InputError("--all", f"draws up to {len(PLAYER_STYLES)} players")
-        svg = render_table_svg(score_game(game), game.board)
+        # The tile values (rules/tile_value.lp) are every player's alike.
+        explained = explain_game(game, game.players[0].name)
+        svg = render_table_svg(explained.report, game.board, explained.worth)
     else:
         svg = render_svg(explain_game(game, args.player), game.board, focus=args.focus)
     if image_format == "png":
