@@ -26,12 +26,17 @@ joining state and the one link of an excluded state. A legend and the
 bonus arithmetic sit underneath. Tiles are placed by the board's hex: [q, r]
 coordinates, or by a computed layout when the board has none. A tile shows
 what its state scores to whoever holds it under the rule set ("16×2" when
-the score multiplies the EV); links between tiles that do not touch run
-along tile edges, never across another tile.
+the score multiplies the EV). Where tiles and borders disagree, the
+picture says so: a dashed bridge joins neighbours whose tiles do not touch
+(it runs along tile edges, clear of every label, and a link between such
+tiles runs along it), a wall (a thick line with a white core) separates
+touching tiles that are not neighbours; so every touching without a wall
+is a border. evlogic layout re-lays a board with as few of both as it can.
 
 With --all instead of --player: every player at once, each player's states
-in their colour and pattern, homes marked, regions outlined, and the score
-table underneath; each tile carries data-owner."""
+in their colour and pattern, homes marked (a white inner ring and ⌂),
+regions outlined, bridges and walls, and the score table underneath; each
+tile carries data-owner."""
 
 
 def register(commands: argparse._SubParsersAction) -> None:
