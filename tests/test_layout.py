@@ -97,12 +97,24 @@ def test_kept_states_stay_and_the_start_is_counted(tmp_path):
     assert found.after.total == exceptions(board, found.cells) <= found.before.total
 
 
+def test_reach_bounds_how_far_a_tile_moves(tmp_path):
+    board = board_of(tmp_path, TINY["five-cycle"])
+    start = {"A": (0, 0), "B": (2, 0), "C": (-1, 2), "D": (2, 1), "E": (1, 2)}
+    found = lay_out(board, timeout=20, grid=SMALL, start=start, reach=1)
+    assert found.optimal
+    assert all(distance(found.cells[s], start[s]) <= 1 for s in start)
+    assert found.after.total == exceptions(board, found.cells)
+    anywhere = lay_out(board, timeout=20, grid=SMALL, start=start)
+    assert anywhere.after.total <= found.after.total
+
+
 def test_usa_gets_fewer_exceptions_in_a_few_seconds():
     board = load_board(REPO / "maps" / "usa.yaml")
-    found = lay_out(board, timeout=8)
+    found = lay_out(board, timeout=8, reach=2)
     assert found.before is not None
     assert found.after.total == exceptions(board, found.cells) <= found.before.total
     assert found.before.total == exceptions(board, found.start)
+    assert all(distance(found.cells[s], found.start[s]) <= 2 for s in board.states)
 
 
 FLOW_BOARD = """\

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from evlogic.commands import summary
-from evlogic.commands.options import add_board_argument, say
+from evlogic.commands.options import add_board_argument, say, whole
 from evlogic.commands.output_file import output_file
 from evlogic.errors import InputError, quote
 from evlogic.limits import add_memory_option, seconds
@@ -20,7 +20,8 @@ other), a diagram draws a bridge (a border between tiles apart) or a wall
 (touching tiles that are not neighbours); this looks for the layout with
 the fewest of both, by an optimisation in ASP (rules/layout/layout.lp):
 each state a cell of the grid one tile around the board's current layout,
-no two on one cell, the tiles moving as little as they can. It starts from
+at most --reach tiles from its own, no two on one cell, the tiles moving
+as little as they can. It starts from
 the board's hex: cells (or the layout diagrams compute when it has none),
 prints the count before and after, and says "optimal" only when clingo
 proved that no layout on the grid has fewer within --timeout. -o writes
@@ -46,6 +47,14 @@ def register(commands: argparse._SubParsersAction) -> None:
         metavar="IDS",
         default="",
         help="comma-separated states that keep their cells (e.g. KY,IN,MO,TN,VA,WV)",
+    )
+    layout.add_argument(
+        "--reach",
+        type=whole(0, 1000),
+        default=2,
+        metavar="N",
+        help="how many tiles a state may move from where it starts (default 2: the map "
+        "stays recognisable)",
     )
     layout.add_argument(
         "--timeout",
@@ -74,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     for state in keep:
         if state not in board.states:
             raise InputError("--keep", f"unknown state {quote(state)}{board.suggest(state)}")
-    found = lay_out(board, args.timeout, keep=keep)
+    found = lay_out(board, args.timeout, keep=keep, reach=args.reach)
     before = "does not fit the grid" if found.before is None else str(found.before)
     print(f"{board.name}: {len(board.states)} states")
     print(f"before: {before}")

@@ -236,10 +236,29 @@ class _Lattice:
 
     def path(self, start: Cell, end: Cell, claim: bool = False) -> list[tuple[float, float]]:
         """The cheapest path from a corner of ``start`` to one of ``end``
-        (each edge costs 1, and its extra), with both terminals; ``claim``:
-        later paths pay for sharing its edges and corners.  Ties go the
-        same way every time (drawings never flicker)."""
+        (each edge costs 1, and its extra), with both terminals; a detour
+        longer than twice the shortest path and two edges is not worth it,
+        and the shortest is taken instead.  ``claim``: later paths pay for
+        sharing its edges and corners.  Ties go the same way every time
+        (drawings never flicker)."""
         a, b = _centre(start), _centre(end)
+        keys = self._cheapest(a, b, extras=True)
+        shortest = self._cheapest(a, b, extras=False)
+        if len(keys) - 1 > 2 * (len(shortest) - 1) + 2:
+            keys = shortest
+        if claim:
+            self.taken.update(keys)
+            for here, there in itertools.pairwise(keys):
+                low, high = (here, there) if here < there else (there, here)
+                self.cost[low, high] = self.cost.get((low, high), 0) + 2
+        path = [self.points[key] for key in keys]
+        return [_terminal(a, path[0]), *path, _terminal(b, path[-1])]
+
+    def _cheapest(
+        self, a: tuple[float, float], b: tuple[float, float], extras: bool
+    ) -> list[Corner]:
+        """Dijkstra over the corners, from those of the tile at ``a`` to
+        those of the tile at ``b``; ``extras``: edges cost their extra."""
         targets = {_key(c) for c in _corners(*b)}
 
         def towards(key: Corner) -> float:
@@ -249,7 +268,7 @@ class _Lattice:
         heapq.heapify(queue)
         previous: dict[Corner, Corner | None] = {key: None for _, _, key in queue}
         best = {key: 0 for _, _, key in queue}
-        found = None
+        found = queue[0][2]  # (replaced: the lattice is connected)
         while queue:
             cost, _, key = heapq.heappop(queue)
             if cost > best[key]:
@@ -258,26 +277,18 @@ class _Lattice:
                 found = key
                 break
             for step in sorted(self.edges[key]):
-                total = cost + 1 + self._extra(key, step)
+                total = cost + 1 + (self._extra(key, step) if extras else 0)
                 if total < best.get(step, total + 1):
                     best[step] = total
                     previous[step] = key
                     heapq.heappush(queue, (total, towards(step), step))
-        if found is None:  # (cannot happen: the lattice is connected)
-            return [a, b]
         keys = []
         node: Corner | None = found
         while node is not None:
             keys.append(node)
             node = previous[node]
         keys.reverse()
-        if claim:
-            self.taken.update(keys)
-            for here, there in itertools.pairwise(keys):
-                low, high = (here, there) if here < there else (there, here)
-                self.cost[low, high] = self.cost.get((low, high), 0) + 2
-        path = [self.points[key] for key in keys]
-        return [_terminal(a, path[0]), *path, _terminal(b, path[-1])]
+        return keys
 
 
 #: How far towards the corner it leaves by a routed line ends inside its own

@@ -10,14 +10,14 @@ The time goes in three steps, on one grounding:
 
 1. the start (the board's hexes, else :func:`evlogic.drawing.layout.compute_layout`):
    its count, the same program with every tile assumed where it is;
-2. the whole problem, for a fifth of the time: small boards are solved and
-   proved optimal here (``optimal`` is true only then);
+2. the whole problem, for a fifth of the time or 20,000 conflicts: small
+   boards are solved and proved optimal here (``optimal`` is true only then);
 3. then until the time is up, a large neighbourhood search: all tiles but
    a few near one exception of the best layout so far (or near a random
    tile) are assumed where they are, and clingo re-places those few for a
-   bounded number of conflicts, the best layout tried first
+   bounded number of conflicts (2,000), the best layout tried first
    (``layout_best/3``, a domain heuristic).  A better answer is kept.  The
-   windows grow while nothing improves.  The steps are the same every run
+   windows (10 tiles) grow while nothing improves, up to 24.  The steps are the same every run
    (a fixed seed, conflict limits, one thread): more time only goes further.
 """
 
@@ -42,13 +42,15 @@ from evlogic.resources import rules_dir
 #: states times cells (usa: 51 states, 190 cells, 0.4 s).
 MAX_LAYOUT_STATES = 400
 
-#: The share of the time the whole problem gets before the neighbourhood search.
+#: The share of the time and the conflicts the whole problem gets before
+#: the neighbourhood search (whichever ends first).
 WHOLE_SHARE = 0.2
+WHOLE_CONFLICTS = 20_000
 #: Conflicts a neighbourhood step may take; the windows' sizes.
-STEP_CONFLICTS = 1000
-WINDOW, WIDEST_WINDOW = 6, 16
+STEP_CONFLICTS = 2000
+WINDOW, WIDEST_WINDOW = 10, 24
 #: Steps without a better count before the window grows by two.
-PATIENCE = 8
+PATIENCE = 6
 #: How often a blocked wait looks at Ctrl-C.
 POLL = 0.1
 
@@ -130,12 +132,14 @@ def lay_out(
     keep: Collection[str] = (),
     grid: Grid | None = None,
     start: dict[str, Cell] | None = None,
+    reach: int | None = None,
     seed: int = 0,
 ) -> Layout:
     """Tiles for ``board`` with the fewest bridges + walls clingo finds in
     ``timeout`` seconds (grounding included), on ``grid`` (default: one tile
     around ``start``), trying ``start`` first (default: the board's layout).
-    States in ``keep`` stay on their start cells."""
+    States in ``keep`` stay on their start cells; with ``reach``, every tile
+    stays within that many tiles of its start."""
     began = time.monotonic()
     deadline = began + timeout
     start = dict(start or board_layout(board))
@@ -157,6 +161,7 @@ def lay_out(
         "layout_rows({},{}). layout_columns({},{}).".format(*grid.rows, *grid.columns),
         *(f"layout_start({number[s]},{start[s][0]},{start[s][1]})." for s in ids if s in start),
         *(f"layout_keep({number[s]})." for s in sorted(keep)),
+        *([f"layout_reach({reach})."] if reach is not None else []),
     ]
     control = clingo.Control(["--heuristic=Domain", "--models=0"])
     watch(control)
@@ -172,6 +177,7 @@ def lay_out(
     before = best.count() if best is not None else None
     # 2. The whole problem, the best so far tried first.
     solver.prefer(best)
+    solver.limit(WHOLE_CONFLICTS)
     whole = solver.solve(min(deadline, time.monotonic() + WHOLE_SHARE * timeout), [])
     optimal = solver.exhausted
     if whole is not None and (best is None or whole.cost < best.cost):
