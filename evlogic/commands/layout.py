@@ -9,7 +9,7 @@ from pathlib import Path
 from evlogic.commands import summary
 from evlogic.commands.options import add_board_argument, say, whole
 from evlogic.commands.output_file import output_file
-from evlogic.errors import InputError, quote
+from evlogic.errors import InputError, escaped, quote
 from evlogic.limits import add_memory_option, seconds
 
 HELP = """\
@@ -71,7 +71,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from evlogic.commands.options import board_argument
     from evlogic.drawing.relayout import MAX_LAYOUT_STATES, board_text_with_cells, lay_out
-    from evlogic.loading.boards import load_board, looks_like_board_path, resolve_board
+    from evlogic.loading.boards import board_from_field, looks_like_board_path, resolve_board
     from evlogic.loading.yamlfile import Field, read_file, utf8_text, yaml_document
 
     board = board_argument(args.board, "BOARD")
@@ -79,13 +79,13 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(
             args.board, f"{len(board.states):,} states; layout places up to {MAX_LAYOUT_STATES}"
         )
-    keep = [state for state in args.keep.split(",") if state.strip()]
+    keep = [state.strip() for state in args.keep.split(",") if state.strip()]
     for state in keep:
         if state not in board.states:
             raise InputError("--keep", f"unknown state {quote(state)}{board.suggest(state)}")
     found = lay_out(board, args.timeout, keep=keep, reach=args.reach)
     before = "does not fit the grid" if found.before is None else str(found.before)
-    print(f"{board.name}: {len(board.states)} states")
+    print(f"{escaped(board.name)}: {len(board.states)} states")
     print(f"before: {before}")
     if found.optimal:
         how = f"optimal, proved in {found.seconds:.1f} s"
@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"moved:  {len(moved)} of {len(board.states)} tiles")
     for state in moved:
         old, new = found.start[state], found.cells[state]
-        print(f"  {state}: [{old[0]}, {old[1]}] -> [{new[0]}, {new[1]}]")
+        print(f"  {escaped(state)}: [{old[0]}, {old[1]}] -> [{new[0]}, {new[1]}]")
     if args.output is None:
         return 0
     field = Field("BOARD", "", args.board, None, None)
@@ -105,13 +105,12 @@ def run(args: argparse.Namespace) -> int:
     )
     text = utf8_text(read_file(path, args.board), args.board)
     written = board_text_with_cells(text, found.cells)
-    yaml_document(written, args.output)  # (it reads as a board: checked below)
+    board_from_field(yaml_document(written, args.output), default_name=board.name)
     try:
         with output_file(args.output) as stream:
             stream.write(written.encode("utf-8"))
     except OSError as error:
         raise InputError(args.output, f"cannot write: {error.strerror}") from None
-    load_board(Path(args.output))
     say(f"evlogic: wrote {args.output}")
     sys.stdout.flush()
     return 0
