@@ -423,3 +423,139 @@ def test_both_player_and_all_is_one_clear_error(cli, tmp_path):
     assert result.err == (
         "evlogic: error: --all: draws every player: give it or --player NAME, not both\n"
     )
+
+
+# --- bridges and walls: every border drawn is a border ---------------------
+
+
+def drawn_pairs(root: ET.Element, attribute: str) -> set[tuple[str, str]]:
+    pairs = set()
+    for element in root.iter():
+        if attribute in element.attrib:
+            a, b = element.attrib[attribute].split(" ")
+            assert a < b, "the two ids sorted"
+            assert (a, b) not in pairs, "one element a pair"
+            pairs.add((a, b))
+    return pairs
+
+
+def expected_exceptions(board, shown: set[str]) -> tuple[set, set]:
+    """From the board and its layout, counted here: borders between tiles
+    apart, and touching tiles that are not borders, among the shown states."""
+    cells = board_layout(board)
+    bridges, walls = set(), set()
+    for a, b in itertools.combinations(sorted(shown), 2):
+        border = b in board.states[a].neighbors
+        touching = distance(cells[a], cells[b]) == 1
+        if border and not touching:
+            bridges.add((a, b))
+        if touching and not border:
+            walls.add((a, b))
+    return bridges, walls
+
+
+def bridge_segments(root: ET.Element) -> list[tuple[str, list[tuple[float, float]]]]:
+    found = []
+    for bridge in root.iter(f"{SVG}g"):
+        if "data-bridge" in bridge.attrib:
+            line = bridge.find(f"{SVG}polyline")
+            points = [tuple(map(float, p.split(","))) for p in line.attrib["points"].split()]
+            found.append((bridge.attrib["data-bridge"], points))
+    return found
+
+
+def drawings():
+    """Every rulebook scenario and the walkthrough's game, each player, whole
+    and cropped, and every player at once; every bundled board, whole."""
+    games = [*sorted(RULEBOOK.glob("*.yaml")), REPO / "examples" / "lakeland" / "game.yaml"]
+    for path in games:
+        yield pytest.param(path, None, False, id=f"{path.stem}-all")
+        for player in load_game(path).players:
+            for focus in (False, True):
+                yield pytest.param(
+                    path, player.name, focus, id=f"{path.stem}-{player.name}-{focus}"
+                )
+    from evlogic.resources import bundled_boards
+
+    for name in bundled_boards():
+        yield pytest.param(name, None, False, id=f"board-{name}")
+
+
+@pytest.mark.parametrize(("source", "player", "focus"), list(drawings()))
+def test_bridges_and_walls_are_exactly_where_tiles_and_borders_disagree(
+    cli, tmp_path, source, player, focus
+):
+    if isinstance(source, str):  # a bundled board: a game on it with one player
+        board = load_board(source)
+        game_file = tmp_path / "game.yaml"
+        game_file.write_text(
+            f"board: {source}\nplayers: [{{name: P, home: {min(board.states)}}}]\n"
+        )
+        args = ["--player", "P"]
+    else:
+        game_file = source
+        args = ["--all"] if player is None else ["--player", player] + (["--focus"] * focus)
+    result = cli("diagram", game_file, *args, "-o", "-")
+    assert result.code == 0, result.err
+    root = parse(result.out)
+    board = load_game(game_file).board
+    shown = set(centres(root))
+    bridges, walls = expected_exceptions(board, shown)
+    assert drawn_pairs(root, "data-bridge") == bridges
+    assert drawn_pairs(root, "data-wall") == walls
+    kinds = {
+        item.attrib["data-exception"]
+        for item in root.iter(f"{SVG}g")
+        if item.attrib.get("class") == "legend-exception"
+    }
+    assert kinds == {kind for kind, pairs in (("bridge", bridges), ("wall", walls)) if pairs}
+    # A bridge, and a link between tiles apart, keeps off every label (its
+    # own tiles' too): 20 units from every tile's centre.
+    where = centres(root)
+    lines = [points for _, points in bridge_segments(root)]
+    lines += [points for _, _, points in link_segments(root) if len(points) > 2]
+    for points in lines:
+        for a, b in itertools.pairwise(points):
+            for centre in where.values():
+                assert segment_distance(centre, a, b) >= 20
+
+
+def test_the_rulebook_four_clique_is_drawn_with_a_bridge(cli):
+    """KY, IN, WV and TN all touch each other: no hex grid has that, so the
+    picture bridges at least one pair, and the TN link runs along it."""
+    root = parse(
+        cli("diagram", RULEBOOK / "full-example.yaml", "--player", "You", "--focus", "-o", "-").out
+    )
+    clique = {frozenset(p) for p in itertools.combinations(["IN", "KY", "TN", "WV"], 2)}
+    bridged = {frozenset(p) for p in drawn_pairs(root, "data-bridge")}
+    assert bridged & clique
+    legend_text = " ".join(
+        "".join(item.itertext())
+        for item in root.iter(f"{SVG}g")
+        if item.attrib.get("class") == "legend-exception"
+    )
+    assert "Dashed bridge: neighbours whose tiles do not touch" in legend_text
+
+
+def test_the_whole_table_marks_swing_states_as_every_diagram_does(cli):
+    root = parse(cli("diagram", RULEBOOK / "full-example.yaml", "--all", "-o", "-").out)
+    labels = tile_labels(root)
+    assert labels["PA"] == "19×2"  # unclaimed swing: what winning it scores
+    assert labels["KY"] == "8"
+    mine = parse(cli("diagram", RULEBOOK / "full-example.yaml", "--player", "You", "-o", "-").out)
+    assert tile_labels(mine) == labels
+    rings = [p for p in root.iter(f"{SVG}polygon") if p.attrib.get("class") == "home-ring"]
+    assert len(rings) == 2 and all(p.attrib["stroke"] == "#ffffff" for p in rings)
+    outlines = {p.attrib.get("stroke-width") for p in root.iter(f"{SVG}polygon")}
+    assert "4" not in outlines  # no heavy black tile outline, like a region's
+
+
+def test_the_score_table_has_no_blank_column(cli):
+    root = parse(cli("diagram", RULEBOOK / "full-example.yaml", "--all", "-o", "-").out)
+    table = next(g for g in root.iter(f"{SVG}g") if g.attrib.get("class") == "score-table")
+    header = table.findall(f"{SVG}text")[:6]
+    cells = [[t.text for t in row.iter(f"{SVG}text")] for row in table.findall(f"{SVG}g")]
+    starts = [float(t.attrib["x"]) for t in header]
+    for column, (a, b) in enumerate(itertools.pairwise(starts)):
+        widest = max(len(header[column].text), *(len(row[column]) for row in cells))
+        assert b - a <= 8 * widest + 24, (header[column].text, b - a)  # Region: was 130

@@ -30,6 +30,7 @@ COMMANDS = (
         "explain", "explain", "why a player's score is what it is, and what each state would add"
     ),
     Command("diagram", "diagram", "draw a player's region as an SVG hex map"),
+    Command("layout", "layout", "hex tiles for a board with the fewest bridges and walls"),
     Command("batch", "batch", "score many games (JSON Lines), fast, in input order"),
     Command("sample", "sample", "random final positions as JSON Lines"),
     Command("stats", "stats", "balance statistics over batch output"),

@@ -16,7 +16,6 @@ from evlogic.commands.options import (
 )
 from evlogic.commands.output_file import output_file
 from evlogic.errors import InputError, quote
-from evlogic.reports.score import score_game
 
 HELP = """\
 Draw one player's position as a hex map, one tile per state, coloured by
@@ -27,12 +26,17 @@ joining state and the one link of an excluded state. A legend and the
 bonus arithmetic sit underneath. Tiles are placed by the board's hex: [q, r]
 coordinates, or by a computed layout when the board has none. A tile shows
 what its state scores to whoever holds it under the rule set ("16×2" when
-the score multiplies the EV); links between tiles that do not touch run
-along tile edges, never across another tile.
+the score multiplies the EV). Where tiles and borders disagree, the
+picture says so: a dashed bridge joins neighbours whose tiles do not touch
+(it runs along tile edges, clear of every label, and a link between such
+tiles runs along it), a wall (a thick line with a white core) separates
+touching tiles that are not neighbours; so every touching without a wall
+is a border. evlogic layout re-lays a board with as few of both as it can.
 
 With --all instead of --player: every player at once, each player's states
-in their colour and pattern, homes marked, regions outlined, and the score
-table underneath; each tile carries data-owner."""
+in their colour and pattern, homes marked (a white inner ring and ⌂),
+regions outlined, bridges and walls, and the score table underneath; each
+tile carries data-owner."""
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -102,7 +106,9 @@ def run(args: argparse.Namespace) -> int:
     if args.all:
         if len(game.players) > len(PLAYER_STYLES):
             raise InputError("--all", f"draws up to {len(PLAYER_STYLES)} players")
-        svg = render_table_svg(score_game(game), game.board)
+        # The tile values (rules/tile_value.lp) are every player's alike.
+        explained = explain_game(game, game.players[0].name)
+        svg = render_table_svg(explained.report, game.board, explained.worth)
     else:
         svg = render_svg(explain_game(game, args.player), game.board, focus=args.focus)
     if image_format == "png":

@@ -6,11 +6,13 @@ this module only places tiles (:mod:`evlogic.drawing.layout`) and draws them.
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import math
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 
-from evlogic.drawing.layout import board_layout, distance
+from evlogic.drawing.layout import Cell, around, board_layout, distance
 from evlogic.loading.boards import Board
 from evlogic.loading.games import Game
 from evlogic.reports.explain import ROLES, Explanation, explain_game
@@ -157,6 +159,9 @@ def _key(point: tuple[float, float]) -> tuple[int, int]:
     return (round(point[0] * 10), round(point[1] * 10))
 
 
+Corner = tuple[int, int]  # a tile corner's _key
+
+
 def route(
     start: tuple[int, int], end: tuple[int, int], cells: Iterable[tuple[int, int]]
 ) -> list[tuple[float, float]]:
@@ -165,56 +170,241 @@ def route(
     Touching tiles: a short straight line between their centres.  Others: a
     path along tile edges (the shortest over the hex lattice around
     ``cells``), so a link never runs across another tile or its label; it
-    leaves and enters its own tiles through their nearest corners."""
+    leaves and enters its own tiles through their nearest corners, and ends
+    three quarters of the way in (:data:`TERMINAL`), short of their labels.
+    A bridge (:func:`bridge_routes`) takes such a path too."""
     a, b = _centre(start), _centre(end)
     if distance(start, end) == 1:
         x1, y1, x2, y2 = _trimmed(a, b, RADIUS * 0.55)
         return [(x1, y1), (x2, y2)]
-    region = set(cells) | {start, end}
-    qs = [q for q, _ in region]
-    rs = [r for _, r in region]
-    lattice = [
-        (q, r) for q in range(min(qs) - 2, max(qs) + 3) for r in range(min(rs) - 2, max(rs) + 3)
-    ]
-    points: dict[tuple[int, int], tuple[float, float]] = {}
-    edges: dict[tuple[int, int], set[tuple[int, int]]] = {}
-    for cell in lattice:
-        ring = _corners(*_centre(cell))
-        for i, corner in enumerate(ring):
-            here, there = _key(corner), _key(ring[(i + 1) % 6])
-            points.setdefault(here, corner)
-            edges.setdefault(here, set()).add(there)
-            edges.setdefault(there, set()).add(here)
-    sources = {_key(c) for c in _corners(*a)}
-    targets = {_key(c) for c in _corners(*b)}
-    # Breadth-first from every corner of the start tile (all edges are as
-    # long); ties go to corners in a fixed order, so drawings never flicker.
-    previous: dict[tuple[int, int], tuple[int, int] | None] = {key: None for key in sorted(sources)}
-    frontier = sorted(sources, key=lambda key: math.dist(points[key], b))
-    found = None
-    while frontier and found is None:
-        following = []
-        for key in frontier:
+    return _Lattice([*cells, start, end]).path(start, end)
+
+
+def bridge_routes(
+    cells: dict[str, Cell],
+    bridges: list[Pair],
+    walls: list[Pair],
+    avoid: Iterable[tuple[Cell, Cell]] = (),
+) -> dict[Pair, list[tuple[float, float]]]:
+    """The path of each bridge (from its first state to its second), along
+    tile edges as :func:`route`'s; routed one after the other, each avoiding
+    the edges and corners taken by those before it, the walls' edges and
+    the edges between the cell pairs of ``avoid`` (region outlines) where a
+    detour is short, so two lines seldom share a stretch."""
+    lattice = _Lattice(cells.values())
+    for a, b in walls:
+        lattice.block(cells[a], cells[b])
+    for here, there in avoid:
+        lattice.block(here, there)
+    routes = {}
+    for a, b in bridges:
+        routes[a, b] = lattice.path(cells[a], cells[b], claim=True)
+    return routes
+
+
+class _Lattice:
+    """Tile corners and edges around some cells: where routed lines run."""
+
+    def __init__(self, cells: Iterable[Cell]) -> None:
+        region = set(cells)
+        qs = [q for q, _ in region]
+        rs = [r for _, r in region]
+        self.points: dict[Corner, tuple[float, float]] = {}
+        self.edges: dict[Corner, set[Corner]] = {}
+        for q in range(min(qs) - 2, max(qs) + 3):
+            for r in range(min(rs) - 2, max(rs) + 3):
+                ring = _corners(*_centre((q, r)))
+                for i, corner in enumerate(ring):
+                    here, there = _key(corner), _key(ring[(i + 1) % 6])
+                    self.points.setdefault(here, corner)
+                    self.edges.setdefault(here, set()).add(there)
+                    self.edges.setdefault(there, set()).add(here)
+        self.cost: dict[tuple[Corner, Corner], int] = {}  # an edge's extra cost
+        self.taken: set[Corner] = set()
+
+    def block(self, a: Cell, b: Cell) -> None:
+        """Make the edge between touching cells ``a`` and ``b`` dear (a wall)."""
+        shared = sorted(
+            {_key(c) for c in _corners(*_centre(a))} & {_key(c) for c in _corners(*_centre(b))}
+        )
+        if len(shared) == 2:
+            self.cost[shared[0], shared[1]] = self.cost.get((shared[0], shared[1]), 0) + 4
+
+    def _extra(self, here: Corner, there: Corner) -> int:
+        low, high = (here, there) if here < there else (there, here)
+        return self.cost.get((low, high), 0) + (3 if there in self.taken else 0)
+
+    def path(self, start: Cell, end: Cell, claim: bool = False) -> list[tuple[float, float]]:
+        """The cheapest path from a corner of ``start`` to one of ``end``
+        (each edge costs 1, and its extra), with both terminals; a detour
+        longer than twice the shortest path and two edges is not worth it,
+        and the shortest is taken instead.  ``claim``: later paths pay for
+        sharing its edges and corners.  Ties go the same way every time
+        (drawings never flicker)."""
+        a, b = _centre(start), _centre(end)
+        keys = self._cheapest(a, b, extras=True)
+        shortest = self._cheapest(a, b, extras=False)
+        if len(keys) - 1 > 2 * (len(shortest) - 1) + 2:
+            keys = shortest
+        if claim:
+            self.taken.update(keys)
+            for here, there in itertools.pairwise(keys):
+                low, high = (here, there) if here < there else (there, here)
+                self.cost[low, high] = self.cost.get((low, high), 0) + 2
+        path = [self.points[key] for key in keys]
+        return [_terminal(a, path[0]), *path, _terminal(b, path[-1])]
+
+    def _cheapest(
+        self, a: tuple[float, float], b: tuple[float, float], extras: bool
+    ) -> list[Corner]:
+        """Dijkstra over the corners, from those of the tile at ``a`` to
+        those of the tile at ``b``; ``extras``: edges cost their extra."""
+        targets = {_key(c) for c in _corners(*b)}
+
+        def towards(key: Corner) -> float:
+            return round(math.dist(self.points[key], b), 1)
+
+        queue = [(0, towards(k), k) for k in sorted({_key(c) for c in _corners(*a)})]
+        heapq.heapify(queue)
+        previous: dict[Corner, Corner | None] = {key: None for _, _, key in queue}
+        best = {key: 0 for _, _, key in queue}
+        found = queue[0][2]  # (replaced: the lattice is connected)
+        while queue:
+            cost, _, key = heapq.heappop(queue)
+            if cost > best[key]:
+                continue
             if key in targets:
                 found = key
                 break
-            for step in sorted(edges[key], key=lambda other: math.dist(points[other], b)):
-                if step not in previous:
+            for step in sorted(self.edges[key]):
+                total = cost + 1 + (self._extra(key, step) if extras else 0)
+                if total < best.get(step, total + 1):
+                    best[step] = total
                     previous[step] = key
-                    following.append(step)
-        frontier = following
-    if found is None:  # (cannot happen: the lattice is connected)
-        return [a, b]
-    path = []
-    node: tuple[int, int] | None = found
-    while node is not None:
-        path.append(points[node])
-        node = previous[node]
-    path.reverse()
-    inward = 0.55
-    first = (a[0] + (path[0][0] - a[0]) * inward, a[1] + (path[0][1] - a[1]) * inward)
-    last = (b[0] + (path[-1][0] - b[0]) * inward, b[1] + (path[-1][1] - b[1]) * inward)
-    return [first, *path, last]
+                    heapq.heappush(queue, (total, towards(step), step))
+        keys = []
+        node: Corner | None = found
+        while node is not None:
+            keys.append(node)
+            node = previous[node]
+        keys.reverse()
+        return keys
+
+
+#: How far towards the corner it leaves by a routed line ends inside its own
+#: tile: three quarters of the way out, clear of the tile's name and value.
+TERMINAL = 0.75
+
+
+def _terminal(centre: tuple[float, float], corner: tuple[float, float]) -> tuple[float, float]:
+    return (
+        centre[0] + (corner[0] - centre[0]) * TERMINAL,
+        centre[1] + (corner[1] - centre[1]) * TERMINAL,
+    )
+
+
+#: Where the picture and the board disagree, as the legend words it: a
+#: bridge is a border between tiles that do not touch, a wall an edge
+#: between touching tiles whose states are not neighbours.  With both drawn,
+#: every border in the picture is a border of the board and every touching
+#: without a wall is one.
+EXCEPTION_WORDS = {
+    "bridge": "Dashed bridge: neighbours whose tiles do not touch",
+    "wall": "Wall: the tiles touch, the states are not neighbours",
+}
+#: A bridge: a dark dashed line on a white casing (it reads on dark tiles
+#: and apart from tile outlines), a dot at each end.
+BRIDGE_STYLE = {
+    "stroke": "#222222",
+    "stroke-width": "2.5",
+    "stroke-dasharray": "5 3",
+    "stroke-linejoin": "round",
+    "fill": "none",
+}
+BRIDGE_CASING = {
+    "stroke": "#ffffff",
+    "stroke-width": "5.5",
+    "stroke-linejoin": "round",
+    "stroke-linecap": "round",
+    "fill": "none",
+}
+BRIDGE_END = {"r": "3.5", "fill": "#222222", "stroke": "#ffffff", "stroke-width": "1.5"}
+#: A wall: a thick black line with a white core (no outline or link has one).
+WALL_STYLE = (("#000000", "7"), ("#ffffff", "2.5"))
+
+Pair = tuple[str, str]
+
+
+def exceptions(
+    board: Board, cells: dict[str, Cell], shown: Iterable[str]
+) -> tuple[list[Pair], list[Pair]]:
+    """The bridges and walls among the ``shown`` states: borders whose tiles
+    do not touch, and touching tiles that are not neighbours; each a sorted
+    pair of ids, in order."""
+    present = set(shown)
+    bridges = {
+        (s, t) if s < t else (t, s)
+        for s in present
+        for t in board.states[s].neighbors
+        if t in present and distance(cells[s], cells[t]) != 1
+    }
+    owner = {cells[s]: s for s in present}
+    walls = {
+        (s, t) if s < t else (t, s)
+        for s in present
+        for cell in around(cells[s])
+        if (t := owner.get(cell)) is not None and t not in board.states[s].neighbors
+    }
+    return sorted(bridges), sorted(walls)
+
+
+def draw_exceptions(
+    svg: ET.Element,
+    board: Board,
+    cells: dict[str, Cell],
+    routes: dict[Pair, list[tuple[float, float]]],
+    walls: list[Pair],
+) -> None:
+    """Walls on their shared edges, then bridges along their routes
+    (:func:`bridge_routes`), each ending in a dot inside its two tiles."""
+    group = ET.SubElement(svg, "g", {"class": "walls", "stroke-linecap": "butt"})
+    for a, b in walls:
+        shared = {_key(c): c for c in _corners(*_centre(cells[a]))}
+        ends = [c for c in _corners(*_centre(cells[b])) if _key(c) in shared]
+        x1, y1, x2, y2 = _trimmed(ends[0], ends[1], 3.0)
+        wall = ET.SubElement(group, "g", {"class": "wall", "data-wall": f"{a} {b}"})
+        ET.SubElement(wall, "title").text = (
+            f"{board.states[a].name} and {board.states[b].name}: "
+            "the tiles touch, but the states are not neighbours"
+        )
+        for colour, width in WALL_STYLE:
+            place = {"x1": f"{x1:.1f}", "y1": f"{y1:.1f}", "x2": f"{x2:.1f}", "y2": f"{y2:.1f}"}
+            ET.SubElement(wall, "line", {**place, "stroke": colour, "stroke-width": width})
+    group = ET.SubElement(svg, "g", {"class": "bridges", "fill": "none"})
+    for (a, b), points in routes.items():
+        bridge = ET.SubElement(group, "g", {"class": "bridge", "data-bridge": f"{a} {b}"})
+        ET.SubElement(bridge, "title").text = (
+            f"{board.states[a].name} and {board.states[b].name}: "
+            "neighbours, though their tiles do not touch"
+        )
+        line = {"points": " ".join(f"{x:.1f},{y:.1f}" for x, y in points)}
+        ET.SubElement(bridge, "polyline", {**line, **BRIDGE_CASING})
+        ET.SubElement(bridge, "polyline", {**line, **BRIDGE_STYLE})
+        for x, y in (points[0], points[-1]):
+            ET.SubElement(bridge, "circle", {"cx": f"{x:.1f}", "cy": f"{y:.1f}", **BRIDGE_END})
+
+
+def exception_sample(parent: ET.Element, kind: str, x: float, y: float) -> None:
+    """A legend's 16-unit sample of a bridge or a wall, its top left at (x, y)."""
+    ends = {"x1": f"{x:.1f}", "y1": f"{y + 8:.1f}", "x2": f"{x + 16:.1f}", "y2": f"{y + 8:.1f}"}
+    if kind == "wall":
+        for colour, width in WALL_STYLE:
+            ET.SubElement(parent, "line", {**ends, "stroke": colour, "stroke-width": width})
+        return
+    ET.SubElement(parent, "line", {**ends, **BRIDGE_CASING})
+    ET.SubElement(parent, "line", {**ends, **BRIDGE_STYLE})
+    for end in (x + 2, x + 14):
+        ET.SubElement(parent, "circle", {"cx": f"{end:.1f}", "cy": f"{y + 8:.1f}", **BRIDGE_END})
 
 
 def _tile_text(tile: ET.Element, x: float, y: float, ink: str, name: str, value: str) -> None:
@@ -258,10 +448,10 @@ def _background(svg: ET.Element, left: float, top: float, width: float, height: 
     )
 
 
-def _label(state: str, explanation: Explanation, board: Board) -> str:
+def tile_label(state: str, worth: dict[str, tuple[int, int]], board: Board) -> str:
     """What a tile says its state is worth: the solver's value, and "EV×M"
     exactly when the score multiplies it (rules/explain/tile_value.lp)."""
-    value, multiplier = explanation.worth.get(state, (board.states[state].ev, 1))
+    value, multiplier = worth.get(state, (board.states[state].ev, 1))
     return str(value) if multiplier == 1 else f"{board.states[state].ev}×{multiplier}"
 
 
@@ -295,11 +485,13 @@ def render_svg(explanation: Explanation, board: Board, focus: bool = False) -> s
         and explanation.worth.get(s) is not None
         and s in _homes(explanation)
     )
-    notes = _value_notes(explanation, board, multiplied, swing_homes)
+    notes = value_notes(explanation.worth, board, multiplied, swing_homes)
+    bridges, walls = exceptions(board, cells, shown)
+    kinds = [kind for kind, pairs in (("bridge", bridges), ("wall", walls)) if pairs]
     words = caption(explanation)
     caption_lines = _wrap(words, width - 2 * MARGIN, 14)
     legend_top = max(ys) + RADIUS + MARGIN
-    rows = len(present) + len(notes)
+    rows = len(present) + len(kinds) + len(notes)
     height = legend_top - top + LEGEND_ROW * rows + 20 * len(caption_lines) + MARGIN + 8
 
     svg = _svg_root(left, top, width, height)
@@ -345,13 +537,18 @@ def render_svg(explanation: Explanation, board: Board, focus: bool = False) -> s
                 "stroke-width": "1",
             },
         )
-        _tile_text(tile, x, y, STYLE[role][1], state, _label(state, explanation, board))
+        _tile_text(tile, x, y, STYLE[role][1], state, tile_label(state, explanation.worth, board))
 
+    shown_cells = {state: cells[state] for state in shown}
+    routes = bridge_routes(shown_cells, bridges, walls)
+    draw_exceptions(svg, board, shown_cells, routes, walls)
     lines = ET.SubElement(svg, "g", {"class": "links", "fill": "none", "stroke-linecap": "round"})
-    drawn = [cells[state] for state in shown]
+    drawn = list(shown_cells.values())
     for link in explanation.links:
         if link.start in centres and link.end in centres:
-            points = route(cells[link.start], cells[link.end], drawn)
+            points = _along(routes, link.start, link.end) or route(
+                cells[link.start], cells[link.end], drawn
+            )
             attributes = {
                 "class": f"link {link.kind}",
                 "data-from": link.start,
@@ -383,7 +580,14 @@ def render_svg(explanation: Explanation, board: Board, focus: bool = False) -> s
         ET.SubElement(
             item, "text", x=f"{left + MARGIN + 24:.1f}", y=f"{y + 12.5:.1f}"
         ).text = legend_label(role, explanation)
-    for row, note in enumerate(notes, start=len(present)):
+    for row, kind in enumerate(kinds, start=len(present)):
+        y = legend_top + row * LEGEND_ROW
+        item = ET.SubElement(legend, "g", {"class": "legend-exception", "data-exception": kind})
+        exception_sample(item, kind, left + MARGIN, y)
+        ET.SubElement(
+            item, "text", x=f"{left + MARGIN + 24:.1f}", y=f"{y + 12.5:.1f}"
+        ).text = EXCEPTION_WORDS[kind]
+    for row, note in enumerate(notes, start=len(present) + len(kinds)):
         y = legend_top + row * LEGEND_ROW
         ET.SubElement(
             legend, "text", {"class": "legend-note"}, x=f"{left + MARGIN:.1f}", y=f"{y + 12.5:.1f}"
@@ -403,18 +607,30 @@ def render_svg(explanation: Explanation, board: Board, focus: bool = False) -> s
     return ET.tostring(svg, encoding="unicode") + "\n"
 
 
+def _along(
+    routes: dict[Pair, list[tuple[float, float]]], start: str, end: str
+) -> list[tuple[float, float]] | None:
+    """The bridge's route from ``start`` to ``end``, if they have a bridge:
+    a link between tiles apart runs along it."""
+    if (start, end) in routes:
+        return routes[start, end]
+    if (end, start) in routes:
+        return routes[end, start][::-1]
+    return None
+
+
 def _homes(explanation: Explanation) -> set[str]:
     return {player.home for player in explanation.report.players}
 
 
-def _value_notes(
-    explanation: Explanation, board: Board, multiplied: list[str], swing_homes: list[str]
+def value_notes(
+    worth: dict[str, tuple[int, int]], board: Board, multiplied: list[str], swing_homes: list[str]
 ) -> list[str]:
     """Legend lines that say what a tile's number means, when it is not plain EV."""
     notes = []
     if multiplied:
         first = multiplied[0]
-        value, multiplier = explanation.worth[first]
+        value, multiplier = worth[first]
         notes.append(
             f"{board.states[first].ev}×{multiplier}: a swing state, worth {value} EV "
             f"to its holder (EV × {multiplier})"

@@ -2,9 +2,11 @@
 
 Each player's states in their colour (Okabe-Ito, colour-blind safe) with a
 pattern of their own (solid, hatch, dots, cross, rows, columns), so owners
-read apart in greyscale; homes with a heavy outline and a house mark; each
-player's region outlined; the score table underneath.  Every figure comes
-from the score report (the solver's); this module only draws.
+read apart in greyscale; homes with a white inner ring and a house mark
+(no outline or hover looks like it); each player's region outlined; bridges
+and walls where tiles and borders disagree, as in every diagram; the score
+table underneath.  Every figure comes from the score report and the tile
+values from rules/tile_value.lp (the solver's); this module only draws.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from evlogic.drawing.diagram import (
+    EXCEPTION_WORDS,
     MARGIN,
     RADIUS,
     _background,
@@ -21,8 +24,14 @@ from evlogic.drawing.diagram import (
     _key,
     _svg_root,
     _tile_text,
+    bridge_routes,
+    draw_exceptions,
+    exception_sample,
+    exceptions,
+    tile_label,
+    value_notes,
 )
-from evlogic.drawing.layout import board_layout
+from evlogic.drawing.layout import around, board_layout
 from evlogic.loading.boards import Board
 from evlogic.reports.report import ScoreReport
 
@@ -37,6 +46,9 @@ PLAYER_STYLES: tuple[tuple[str, str, str | None], ...] = (
 )
 UNCLAIMED = ("#f2f2f2", "#333333")
 ROW = 20.0
+#: A home: a white ring inside the tile (an inset hexagon), besides the ⌂.
+HOME_RING = {"fill": "none", "stroke": "#ffffff", "stroke-width": "2.5"}
+HOME_INSET = 0.8
 _Point = tuple[float, float]  # a corner of a tile, in SVG units
 
 
@@ -75,8 +87,14 @@ def _owner_fill(index: int) -> str:
     return f"url(#owner-{index})" if pattern else fill
 
 
-def render_table_svg(report: ScoreReport, board: Board) -> str:
-    """Every player at once, and the score table (deterministic)."""
+def render_table_svg(
+    report: ScoreReport, board: Board, worth: dict[str, tuple[int, int]] | None = None
+) -> str:
+    """Every player at once, and the score table (deterministic).  ``worth``:
+    what each tile scores to whoever holds it, and the multiplier applied
+    (:attr:`evlogic.reports.explain.Explanation.worth`, the same for every
+    player): the tiles say "19×2" as a player's diagram does."""
+    worth = worth or {}
     if len(report.players) > len(PLAYER_STYLES):
         raise ValueError(f"--all draws up to {len(PLAYER_STYLES)} players")
     cells = board_layout(board)
@@ -95,7 +113,17 @@ def render_table_svg(report: ScoreReport, board: Board) -> str:
     left = min(xs) - RADIUS - MARGIN - (width - map_width) / 2
     top = min(ys) - RADIUS - MARGIN - 30
     table_top = max(ys) + RADIUS + MARGIN
-    height = table_top - top + ROW * (len(report.players) + 3) + MARGIN
+    bridges, walls = exceptions(board, cells, states)
+    kinds = [kind for kind, pairs in (("bridge", bridges), ("wall", walls)) if pairs]
+    multiplied = sorted(s for s in states if worth.get(s, (0, 1))[1] != 1)
+    swing_homes = sorted(
+        s
+        for s in states
+        if board.states[s].swing and s not in multiplied and s in worth and s in homes_of(report)
+    )
+    notes = value_notes(worth, board, multiplied, swing_homes)
+    key_rows = len(kinds) + len(notes)
+    height = table_top - top + ROW * (len(report.players) + 3 + key_rows) + MARGIN
 
     svg = _svg_root(left, top, width, height)
     where = (
@@ -130,20 +158,27 @@ def render_table_svg(report: ScoreReport, board: Board) -> str:
             attributes["data-region"] = report.players[regions[state]].name
         tile = ET.SubElement(tiles, "g", attributes)
         held = "unclaimed" if holder is None else f"{name}'s home" if state in homes else name
-        ET.SubElement(tile, "title").text = f"{info.name} ({state}): {info.ev} EV — {held}"
+        swing = ", swing" if info.swing else ""
+        ET.SubElement(tile, "title").text = f"{info.name} ({state}): {info.ev} EV{swing} — {held}"
         ET.SubElement(
             tile,
             "polygon",
             {
                 "points": _hexagon(x, y),
                 "fill": UNCLAIMED[0] if holder is None else _owner_fill(holder),
-                "stroke": "#000000" if state in homes else "#555555",
-                "stroke-width": "4" if state in homes else "1",
+                "stroke": "#555555",
+                "stroke-width": "1",
             },
         )
+        if state in homes:
+            ring = [
+                (x + (cx - x) * HOME_INSET, y + (cy - y) * HOME_INSET) for cx, cy in _corners(x, y)
+            ]
+            points = " ".join(f"{cx:.1f},{cy:.1f}" for cx, cy in ring)
+            ET.SubElement(tile, "polygon", {"class": "home-ring", "points": points, **HOME_RING})
         ink = UNCLAIMED[1] if holder is None else PLAYER_STYLES[holder][1]
         name = f"⌂ {state}" if state in homes else state
-        _tile_text(tile, x, y, ink, name, str(info.ev))
+        _tile_text(tile, x, y, ink, name, tile_label(state, worth, board))
 
     outlines = ET.SubElement(
         svg, "g", {"class": "regions", "fill": "none", "stroke-linecap": "round"}
@@ -178,22 +213,75 @@ def render_table_svg(report: ScoreReport, board: Board) -> str:
             },
         )
 
-    _score_table(svg, report, left + MARGIN, table_top)
+    outline = [
+        (cells[state], cell)
+        for player in report.players
+        for state in player.region
+        for cell in around(cells[state])
+        if cell not in {cells[other] for other in player.region}
+    ]
+    draw_exceptions(svg, board, cells, bridge_routes(cells, bridges, walls, outline), walls)
+    key_top = _score_table(svg, report, left + MARGIN, table_top)
+    legend = ET.SubElement(svg, "g", {"class": "legend", "font-size": "12"})
+    for row, kind in enumerate(kinds):
+        y = key_top + row * ROW
+        item = ET.SubElement(legend, "g", {"class": "legend-exception", "data-exception": kind})
+        exception_sample(item, kind, left + MARGIN, y)
+        ET.SubElement(
+            item, "text", x=f"{left + MARGIN + 22:.1f}", y=f"{y + 12.5:.1f}"
+        ).text = EXCEPTION_WORDS[kind]
+    for row, note in enumerate(notes, start=len(kinds)):
+        ET.SubElement(
+            legend,
+            "text",
+            {"class": "legend-note"},
+            x=f"{left + MARGIN:.1f}",
+            y=f"{key_top + row * ROW + 12.5:.1f}",
+        ).text = note
     ET.indent(svg)
     return ET.tostring(svg, encoding="unicode") + "\n"
 
 
-def _score_table(svg: ET.Element, report: ScoreReport, x: float, top: float) -> None:
-    columns = [("Player", 0), ("Home", 130), ("Face EV", 190), ("Region", 260)]
-    columns += [("Net bonus", 390), ("Total", 470)]
+def homes_of(report: ScoreReport) -> set[str]:
+    return {player.home for player in report.players}
+
+
+#: Pixels a character of the score table takes (no font metrics), and the
+#: space between its columns.
+CHARACTER = 7.0
+GUTTER = 18.0
+
+
+def _score_table(svg: ET.Element, report: ScoreReport, x: float, top: float) -> float:
+    """The table, each column as wide as its widest cell (no blank gap);
+    returns where the next line goes."""
+    headers = ["Player", "Home", "Face EV", "Region", "Net bonus", "Total"]
+    rows = []
+    for player in report.players:
+        star = " (winner)" if player.name in report.winners else ""
+        rows.append(
+            [
+                f"{player.name}{star}",
+                player.home,
+                str(player.face_ev),
+                str(len(player.region)) if player.region else "-",
+                f"{player.net_bonus:+d}" if player.net_bonus else "0",
+                str(player.total),
+            ]
+        )
+    offsets, at = [], 0.0
+    for column, header in enumerate(headers):
+        offsets.append(at)
+        widest = max(len(header), *(len(row[column]) for row in rows))
+        at += widest * CHARACTER + GUTTER
     table = ET.SubElement(svg, "g", {"class": "score-table", "font-size": "12"})
-    for label, offset in columns:
+    for label, offset in zip(headers, offsets, strict=True):
         ET.SubElement(
             table,
             "text",
             {"x": f"{x + offset + 22:.1f}", "y": f"{top + 12:.1f}", "font-weight": "bold"},
         ).text = label
-    for row, player in enumerate(report.players, start=1):
+    for row, (player, values) in enumerate(zip(report.players, rows, strict=True), start=1):
         y = top + row * ROW
         line = ET.SubElement(table, "g", {"class": "score-row", "data-player": player.name})
         ET.SubElement(
@@ -206,19 +294,14 @@ def _score_table(svg: ET.Element, report: ScoreReport, x: float, top: float) -> 
             fill=_owner_fill(row - 1),
             stroke="#333333",
         )
-        star = " (winner)" if player.name in report.winners else ""
-        values = [
-            f"{player.name}{star}",
-            player.home,
-            str(player.face_ev),
-            str(len(player.region)) if player.region else "-",
-            f"{player.net_bonus:+d}" if player.net_bonus else "0",
-            str(player.total),
-        ]
-        for (_label, offset), value in zip(columns, values, strict=True):
+        for offset, value in zip(offsets, values, strict=True):
             ET.SubElement(
                 line, "text", x=f"{x + offset + 22:.1f}", y=f"{y + 12.5:.1f}"
             ).text = value
     ET.SubElement(
         table, "text", x=f"{x:.1f}", y=f"{top + (len(report.players) + 1) * ROW + 14:.1f}"
-    ).text = f"Winner: {', '.join(report.winners)}. Outlined: each player's region."
+    ).text = (
+        f"Winner: {', '.join(report.winners)}. Outlined: each player's region. "
+        "⌂ and a white ring: a home."
+    )
+    return top + (len(report.players) + 2) * ROW + 8

@@ -1,0 +1,116 @@
+"""evlogic layout: hex tiles for a board with the fewest bridges and walls."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from evlogic.commands import summary
+from evlogic.commands.options import add_board_argument, say, whole
+from evlogic.commands.output_file import output_file
+from evlogic.errors import InputError, escaped, quote
+from evlogic.limits import add_memory_option, seconds
+
+HELP = """\
+Find hex tiles (hex: [q, r]) for a board's states so that its picture is
+its rule: every border drawn as touching tiles, every touching a border.
+Where no hex grid can (the rulebook's KY, IN, WV and TN all touch each
+other), a diagram draws a bridge (a border between tiles apart) or a wall
+(touching tiles that are not neighbours); this looks for the layout with
+the fewest of both, by an optimisation in ASP (rules/layout/layout.lp):
+each state a cell of the grid one tile around the board's current layout,
+at most --reach tiles from its own, no two on one cell, the tiles moving
+as little as they can. It starts from
+the board's hex: cells (or the layout diagrams compute when it has none),
+prints the count before and after, and says "optimal" only when clingo
+proved that no layout on the grid has fewer within --timeout. -o writes
+the board file with the new cells, every other field as it was."""
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    layout = commands.add_parser(
+        "layout",
+        help=summary("layout"),
+        description=HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_board_argument(layout)
+    layout.add_argument(
+        "-o",
+        "--output",
+        metavar="BOARD.yaml",
+        help="write the board with the new hex: cells here (it may be the board file itself)",
+    )
+    layout.add_argument(
+        "--keep",
+        metavar="IDS",
+        default="",
+        help="comma-separated states that keep their cells (e.g. KY,IN,MO,TN,VA,WV)",
+    )
+    layout.add_argument(
+        "--reach",
+        type=whole(0, 1000),
+        default=2,
+        metavar="N",
+        help="how many tiles a state may move from where it starts (default 2: the map "
+        "stays recognisable)",
+    )
+    layout.add_argument(
+        "--timeout",
+        type=seconds,
+        default=60.0,
+        metavar="S",
+        help="seconds to search, grounding included (default 60); the best layout "
+        "found by then is the answer",
+    )
+    add_memory_option(layout)
+    layout.set_defaults(run=run)  # (not bounded: the search ends itself at --timeout)
+
+
+def run(args: argparse.Namespace) -> int:
+    from evlogic.commands.options import board_argument
+    from evlogic.drawing.relayout import MAX_LAYOUT_STATES, board_text_with_cells, lay_out
+    from evlogic.loading.boards import board_from_field, looks_like_board_path, resolve_board
+    from evlogic.loading.yamlfile import Field, read_file, utf8_text, yaml_document
+
+    board = board_argument(args.board, "BOARD")
+    if len(board.states) > MAX_LAYOUT_STATES:
+        raise InputError(
+            args.board, f"{len(board.states):,} states; layout places up to {MAX_LAYOUT_STATES}"
+        )
+    keep = [state.strip() for state in args.keep.split(",") if state.strip()]
+    for state in keep:
+        if state not in board.states:
+            raise InputError("--keep", f"unknown state {quote(state)}{board.suggest(state)}")
+    found = lay_out(board, args.timeout, keep=keep, reach=args.reach)
+    before = "does not fit the grid" if found.before is None else str(found.before)
+    print(f"{escaped(board.name)}: {len(board.states)} states")
+    print(f"before: {before}")
+    if found.optimal:
+        how = f"optimal, proved in {found.seconds:.1f} s"
+    else:
+        how = f"the best found in {found.seconds:.0f} s, not proved optimal"
+    print(f"after:  {found.after}: {how}")
+    moved = found.moved()
+    print(f"moved:  {len(moved)} of {len(board.states)} tiles")
+    for state in moved:
+        old, new = found.start[state], found.cells[state]
+        print(f"  {escaped(state)}: [{old[0]}, {old[1]}] -> [{new[0]}, {new[1]}]")
+    if args.output is None:
+        return 0
+    field = Field("BOARD", "", args.board, None, None)
+    path = (
+        Path(args.board) if looks_like_board_path(args.board) else resolve_board(field, Path.cwd())
+    )
+    text = utf8_text(read_file(path, args.board), args.board)
+    written = board_text_with_cells(text, found.cells)
+    board_from_field(yaml_document(written, args.output), default_name=board.name)
+    try:
+        with output_file(args.output) as stream:
+            stream.write(written.encode("utf-8"))
+    except OSError as error:
+        raise InputError(args.output, f"cannot write: {error.strerror}") from None
+    say(f"evlogic: wrote {args.output}")
+    sys.stdout.flush()
+    return 0
