@@ -49,8 +49,17 @@ from pathlib import Path
 import clingo
 import clingo.ast
 
-from evlogic.asp.cone import FIGURES, POSITION
-from evlogic.asp.predicates import EVLOGIC_CONSTANTS, EVLOGIC_PREDICATES, SCORING_MENTIONS
+from evlogic.asp.predicates import (
+    BOARD_FACTS,
+    EVLOGIC_CONSTANTS,
+    EVLOGIC_PREDICATES,
+    FIGURE,
+    HOLDINGS,
+    POSITION,
+    SCORING_MENTIONS,
+    having,
+    seat_arguments,
+)
 from evlogic.asp.quantifier import is_for_every
 from evlogic.asp.solver import ignore_messages, read_user_programs
 from evlogic.errors import InputError
@@ -68,26 +77,9 @@ class Kind(Enum):
     RULE_SET = "a rule set's program"
 
 
-#: The board's and the rule set's facts (evlogic/asp/facts.py, RuleSet.program):
-#: no position argument.
-BOARD_FACTS: frozenset[Predicate] = frozenset(
-    {
-        ("state", 1),
-        ("ev", 2),
-        ("swing", 1),
-        ("adjacent", 2),
-        ("board_game_end", 1),
-        ("param", 3),
-        ("tier", 3),
-        ("rule_set", 1),
-    }
-)
-
 #: What a property may derive of a position numbered 1 or more (built from
 #: position 0, which the search chooses).
-POSITION_BUILDERS: frozenset[Predicate] = frozenset(
-    {("game", 1), ("player", 2), ("home", 3), ("owned", 3)}
-)
+POSITION_BUILDERS: frozenset[Predicate] = having(POSITION)
 
 #: The scoring rules every search loads alike, or loads whenever a program
 #: reads what they derive (evlogic/asp/search.py): what a rule set's program
@@ -109,7 +101,7 @@ RULE_SET_HEADS: frozenset[Predicate] = frozenset({("face_value", 4)})
 POOL = "a rule with a pool (p(1;2)): write one rule for each atom"
 
 #: Shown names a search reads as the position it found (rules/generate.lp).
-POSITION_SHOWN = frozenset({"home", "owned"})
+POSITION_SHOWN = frozenset(name for name, _arity in HOLDINGS)
 
 #: The aggregates the fragment allows.
 AGGREGATES = frozenset(
@@ -161,7 +153,7 @@ def rule_set_readable() -> frozenset[Predicate]:
 
 
 #: The argument of evlogic's predicates that names a player (a seat).
-SEATS: dict[Predicate, int] = {**FIGURES, **POSITION}
+SEATS: dict[Predicate, int] = seat_arguments(FIGURE, POSITION)
 
 
 # --- reading a program -----------------------------------------------------------------

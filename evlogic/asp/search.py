@@ -52,13 +52,13 @@ from pathlib import Path
 import clingo
 
 from evlogic.asp.cone import (
-    BETWEEN_PLAYERS,
     reads_player0_only,
     sees_near_states_only,
     treats_other_seats_alike,
 )
 from evlogic.asp.facts import board_program, state_ids
 from evlogic.asp.fragment import Program
+from evlogic.asp.predicates import BETWEEN, having, loaded_by
 from evlogic.asp.solver import (
     ground,
     read_user_programs,
@@ -91,35 +91,22 @@ SEARCH_RULES = (
 #: the domain heuristic reads rules/search/home_first.lp.
 SOLVER_OPTIONS = ("--configuration=frumpy", "--heuristic=Domain")
 
+#: Predicates between players: a program that reads them gets the winners.
+BETWEEN_PLAYERS = having(BETWEEN)
+
 #: Predicates only rules/totals.lp defines.  A program that reads them gets
 #: the scoring's materialised totals: correct, but a much larger grounding.
-TOTALS_ONLY = {("total", 3), ("face_ev", 3), ("outscored", 2)}
+TOTALS_ONLY = loaded_by("totals.lp")
 
 #: Predicates only rules/region.lp defines (the region that counts), loaded
 #: for the programs that read them.
-REGION_ONLY = {
-    ("core", 3),
-    ("beaten", 3),
-    ("counted", 3),
-    ("seed", 3),
-    ("region", 3),
-    ("region_size", 3),
-}
-
+REGION_ONLY = loaded_by("region.lp")
 
 #: Predicates whose atoms rules/search/cores.lp (every core grows its own
 #: closure, no lookup atoms) gives differently from rules/cores.lp.  A
 #: program that reads them gets rules/cores.lp; every other one the search
 #: encoding, whose regions are the same and which solves faster.
-COVERING_ONLY = {
-    ("grown", 4),
-    ("leading", 3),
-    ("covered", 3),
-    ("core_link", 5),
-    ("owned_link", 4),
-    ("core_state", 4),
-    ("core_pair", 5),
-}
+COVERING_ONLY = loaded_by("cores.lp")
 
 
 def search_rules(programs: list[Path]) -> list[Path]:

@@ -23,7 +23,7 @@ from pathlib import Path
 import clingo
 import clingo.ast
 
-from evlogic.asp.fragment import BOARD_FACTS
+from evlogic.asp.predicates import BOARD_FACTS, SEARCH_FACT, having
 from evlogic.asp.solver import ignore_messages, user_files
 from evlogic.errors import InputError
 from evlogic.resources import display_path
@@ -118,9 +118,7 @@ def refuse_unsound(paths: Sequence[Path]) -> None:
 
 
 #: What a search's facts and externals give, beyond the board's (BOARD_FACTS).
-SEARCH_FACTS: frozenset[Predicate] = frozenset(
-    {("evlogic_players", 1), ("evlogic_limit", 1), ("evlogic_probe", 0)}
-)
+SEARCH_FACTS: frozenset[Predicate] = having(SEARCH_FACT)
 
 
 def _live(rules: list[_Written]) -> list[_Written]:
