@@ -20,7 +20,8 @@ from conftest import board_dict
 from evlogic.asp import predicates
 from evlogic.asp.cone import treats_other_seats_alike
 from evlogic.asp.facts import board_program, game_program
-from evlogic.asp.fragment import RULE_SET_READABLE_FILES, Kind, read_program, refuse_outside
+from evlogic.asp.fragment import RULE_SET_READABLE_FILES, Kind, refuse_outside
+from evlogic.asp.program import read_program
 from evlogic.asp.solver import SCORING_RULES, ground, rule_paths
 from evlogic.errors import InputError
 from evlogic.loading.boards import Board, load_board
@@ -272,7 +273,7 @@ def test_which_programs_tell_seats_1_and_on_apart(tmp_path, text, alike):
     """The homes of seats 1.. are searched in increasing order only for
     programs that cannot tell those seats apart (rules/generate.lp)."""
     (tmp_path / "p.lp").write_text(text)
-    assert treats_other_seats_alike([tmp_path / "p.lp"]) is alike
+    assert treats_other_seats_alike(read_program([tmp_path / "p.lp"])) is alike
 
 
 # --- the argument, by brute force ----------------------------------------------------

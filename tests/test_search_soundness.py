@@ -19,6 +19,7 @@ import evlogic.asp.search
 from conftest import SEARCH_EDGES, board_dict
 from evlogic.asp.cone import reads_player0_only, sees_near_states_only
 from evlogic.asp.facts import state_ids
+from evlogic.asp.program import read_program
 from evlogic.errors import InputError
 from evlogic.loading.boards import load_board
 from evlogic.loading.rulesets import load_rule_set
@@ -169,7 +170,7 @@ def test_the_reduced_search_answers_as_the_full_one(tmp_path, monkeypatch, name)
     text, _holds = PROPERTIES[name]
     board = board_dict(SEARCH_EDGES, ev={"C": 5, "D": 3})
     (tmp_path / "prop.lp").write_text(text)
-    assert reads_player0_only([tmp_path / "prop.lp"])
+    assert reads_player0_only(read_program([tmp_path / "prop.lp"]))
     reduced = run_check(tmp_path, board, text, 3)
     monkeypatch.setattr(evlogic.asp.search, "reads_player0_only", lambda _programs: False)
     full = run_check(tmp_path, board, text, 3)
@@ -189,7 +190,7 @@ def test_the_near_only_search_answers_as_the_reduced_one(tmp_path, monkeypatch, 
     text, _holds = PROPERTIES[name]
     board = board_dict(FAR_EDGES, ev={"C": 5, "D": 3, "G": 4})
     (tmp_path / "prop.lp").write_text(text)
-    assert sees_near_states_only([tmp_path / "prop.lp"])
+    assert sees_near_states_only(read_program([tmp_path / "prop.lp"]))
     near = run_check(tmp_path, board, text, players)
     monkeypatch.setattr(evlogic.asp.search, "sees_near_states_only", lambda _programs: False)
     reduced = run_check(tmp_path, board, text, players)
@@ -206,7 +207,7 @@ def test_near_only_keeps_far_homes_that_must_pass_free_near_states(tmp_path, mon
     home = state_ids(load_board(tmp_path / "board.yaml")).index("H")
     text = f"violation :- net_bonus(0, 0, B), B > 0, not besieged(0, 0), home(0, 0, {home}).\n"
     (tmp_path / "prop.lp").write_text(text)
-    assert sees_near_states_only([tmp_path / "prop.lp"])
+    assert sees_near_states_only(read_program([tmp_path / "prop.lp"]))
     near = run_check(tmp_path, board, text, 4)
     monkeypatch.setattr(evlogic.asp.search, "sees_near_states_only", lambda _programs: False)
     reduced = run_check(tmp_path, board, text, 4)
@@ -277,7 +278,7 @@ def test_near_only_is_for_programs_that_copy_the_other_players_holdings_at_most(
     }
     for name, (text, near) in cases.items():
         (tmp_path / name).write_text(text)
-        assert sees_near_states_only([tmp_path / name]) == near, name
+        assert sees_near_states_only(read_program([tmp_path / name])) == near, name
 
 
 def test_own_monotone_broken_by_shrinking_tiers_matches_brute_force(tmp_path):

@@ -25,7 +25,6 @@ A program qualifies when, in every statement,
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 
 import clingo
 import clingo.ast
@@ -44,7 +43,7 @@ from evlogic.asp.predicates import (
     WHOLE,
     seat_arguments,
 )
-from evlogic.asp.solver import ignore_messages
+from evlogic.asp.program import UserProgram
 
 ASTType = clingo.ast.ASTType
 
@@ -79,15 +78,14 @@ NESTED = {
 }
 
 
-def reads_player0_only(programs: Sequence[Path]) -> bool:
-    """Whether every statement of ``programs`` qualifies (see the module's
-    docstring).  Parse errors are left to the grounding (False here)."""
-    statements = _parsed(programs)
-    return statements is not None and all(_qualifies(statement) for statement in statements)
+def reads_player0_only(program: UserProgram) -> bool:
+    """Whether every statement of ``program`` qualifies (see the module's
+    docstring)."""
+    return all(_qualifies(statement) for statement in program.statements)
 
 
-def sees_near_states_only(programs: Sequence[Path]) -> bool:
-    """Whether ``programs`` read only player 0's figures
+def sees_near_states_only(program: UserProgram) -> bool:
+    """Whether ``program`` reads only player 0's figures
     (:func:`reads_player0_only`) and, besides, read the other players'
     holdings only to copy them into another position: no statement but a
     copy rule (``owned(1, P, S) :- owned(0, P, S).``, one body literal of
@@ -105,12 +103,11 @@ def sees_near_states_only(programs: Sequence[Path]) -> bool:
     so rules/search/near_only.lp may place the far homes of the other
     players on the lowest free far states and leave seat N no far state
     (see its header)."""
-    statements = _parsed(programs)
-    if statements is None or not all(_qualifies(statement) for statement in statements):
+    if not reads_player0_only(program):
         return False
     return all(
         _copies_or_reads_player0(statement) and not _reads(statement, WHOLE_POSITION)
-        for statement in statements
+        for statement in program.statements
     )
 
 
@@ -124,18 +121,6 @@ def _reads(statement: clingo.ast.AST, predicates: frozenset[tuple[str, int]]) ->
         ):
             return True
     return False
-
-
-def _parsed(programs: Sequence[Path]) -> list[clingo.ast.AST] | None:
-    """The statements of ``programs`` (None: a parse error, left to the grounding)."""
-    statements: list[clingo.ast.AST] = []
-    try:
-        clingo.ast.parse_files(
-            [str(path) for path in programs], statements.append, logger=ignore_messages
-        )
-    except RuntimeError:
-        return None
-    return statements
 
 
 def _copies_or_reads_player0(statement: clingo.ast.AST) -> bool:
@@ -277,8 +262,8 @@ def _is_anonymous(term: clingo.ast.AST) -> bool:
 SEAT_ARGUMENTS = seat_arguments(FIGURE, POSITION, BETWEEN)
 
 
-def treats_other_seats_alike(programs: Sequence[Path]) -> bool:
-    """Whether ``programs`` cannot tell seats 1, 2, ... apart, so that
+def treats_other_seats_alike(program: UserProgram) -> bool:
+    """Whether ``program`` cannot tell seats 1, 2, ... apart, so that
     rules/generate.lp may search their homes in increasing order only (every
     position is then the image of a searched one under a renaming of those
     seats, with the same figures and the same ``violation``).  Decided from
@@ -287,10 +272,7 @@ def treats_other_seats_alike(programs: Sequence[Path]) -> bool:
     ``_`` or a variable, and a seat's variable occurs elsewhere only in
     ``=`` and ``!=`` against 0 or another seat's variable.  No ``home(0, 2,
     S)``, no ``winner(0, 1)``, no ``P < Q``, no ``ev(P, 4)``."""
-    statements = _parsed(programs)
-    if statements is None:
-        return False
-    rules = [statement for statement in statements if statement.ast_type == ASTType.Rule]
+    rules = list(program.rules())
     seats = {signature: {index} for signature, index in SEAT_ARGUMENTS.items()}
     changed = True
     while changed:  # the own predicates' arguments a seat's variable is passed to

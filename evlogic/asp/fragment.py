@@ -15,7 +15,7 @@ literals, whose elements are again atoms and comparisons.  Nowhere:
 integrity constraints, negated or classically negated heads, disjunctions,
 choices (but the one below), ``#const``, ``#external``, other ``#program``
 parts, optimisation, heuristics, ``#edge``, projection, theory atoms,
-``#script``, ``@``-calls (refused by :func:`evlogic.asp.solver.read_user_programs`),
+``#script``, ``@``-calls (refused by :func:`evlogic.asp.program.read_program`),
 names starting ``evlogic_``.
 
 A property's heads are ``violation``, predicates of its own (no rule file
@@ -41,8 +41,7 @@ position is scored on its own.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from enum import Enum
 from pathlib import Path
 
@@ -60,8 +59,8 @@ from evlogic.asp.predicates import (
     having,
     seat_arguments,
 )
+from evlogic.asp.program import UserProgram
 from evlogic.asp.quantifier import is_for_every
-from evlogic.asp.solver import ignore_messages, read_user_programs
 from evlogic.errors import InputError
 from evlogic.resources import display_path
 
@@ -156,44 +155,6 @@ def rule_set_readable() -> frozenset[Predicate]:
 SEATS: dict[Predicate, int] = seat_arguments(FIGURE, POSITION)
 
 
-# --- reading a program -----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Program:
-    """A user's program (includes followed) as its statements."""
-
-    paths: tuple[Path, ...]
-    statements: tuple[AST, ...]
-
-    def defined(self) -> frozenset[Predicate]:
-        """The predicates in the heads of its rules."""
-        return frozenset(
-            _signature(atom) for node in self.rules() for atom in _head_atoms(node.head)
-        )
-
-    def mentioned(self) -> frozenset[Predicate]:
-        found: set[Predicate] = set()
-        for node in self.statements:
-            found |= {_signature(atom) for atom in _all_atoms(node)}
-        return frozenset(found)
-
-    def rules(self) -> Iterable[AST]:
-        return (node for node in self.statements if node.ast_type == T.Rule)
-
-
-def read_program(paths: Sequence[Path]) -> Program:
-    """The statements of ``paths`` (syntax errors, Python and text that is
-    not UTF-8 refused first, see :func:`read_user_programs`)."""
-    read_user_programs(paths)
-    statements: list[AST] = []
-    if paths:
-        clingo.ast.parse_files(
-            [str(path) for path in paths], statements.append, logger=ignore_messages
-        )
-    return Program(tuple(paths), tuple(statements))
-
-
 # --- the allowlist ---------------------------------------------------------------------
 
 
@@ -206,12 +167,12 @@ class _Outside(Exception):
         self.why = why
 
 
-def refuse_outside(program: Program, kind: Kind, beside: Program | None = None) -> None:
+def refuse_outside(program: UserProgram, kind: Kind, beside: UserProgram | None = None) -> None:
     """Raise an InputError naming the first statement of ``program`` outside
     the fragment of ``kind`` (``beside``: the rule set's programs, whose
     predicates a property may not derive)."""
     folders = [path.resolve().parent for path in program.paths]
-    theirs = EVLOGIC_PREDICATES | (beside.mentioned() if beside is not None else frozenset())
+    theirs = EVLOGIC_PREDICATES | (beside.mentions if beside is not None else frozenset())
     chosen = _chosen(program)
     seats = _seats(program) if kind is Kind.RULE_SET else {}
     for node in program.statements:
@@ -329,7 +290,7 @@ def _for_every(node: AST, theirs: frozenset[Predicate], chosen: dict[Predicate, 
     _body(node, element.condition, lambda _atom: None)
 
 
-def _chosen(program: Program) -> dict[Predicate, int]:
+def _chosen(program: UserProgram) -> dict[Predicate, int]:
     """Each chosen predicate, and by how many choices."""
     chosen: dict[Predicate, int] = {}
     for node in program.rules():
@@ -403,7 +364,7 @@ def _rule_set_statement(node: AST) -> None:
     _body(node, node.body, atom_read)
 
 
-def _seats(program: Program) -> dict[Predicate, set[int]]:
+def _seats(program: UserProgram) -> dict[Predicate, set[int]]:
     """The arguments that name a seat: evlogic's (SEATS), and those of the
     program's own predicates that a seat's variable is passed to (never
     another argument of evlogic's: ``ev(P, 4)`` tells seat 1 from the rest)."""
@@ -558,19 +519,6 @@ def _is_number(term: AST) -> bool:
 def _numbered(atom: AST, test) -> bool:  # type: ignore[no-untyped-def]
     arguments = atom.symbol.arguments
     return bool(arguments) and _is_number(arguments[0]) and test(arguments[0].symbol.number)
-
-
-def _head_atoms(head: AST) -> list[AST]:
-    if head.ast_type == T.Literal and head.atom.ast_type == T.SymbolicAtom:
-        return [head.atom] if head.atom.symbol.ast_type == T.Function else []
-    if head.ast_type == T.Aggregate:
-        return [
-            element.literal.atom
-            for element in head.elements
-            if element.literal.atom.ast_type == T.SymbolicAtom
-            and element.literal.atom.symbol.ast_type == T.Function
-        ]
-    return []
 
 
 def _all_atoms(node: AST) -> list[AST]:

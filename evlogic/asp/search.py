@@ -57,14 +57,9 @@ from evlogic.asp.cone import (
     treats_other_seats_alike,
 )
 from evlogic.asp.facts import board_program, state_ids
-from evlogic.asp.fragment import Program
 from evlogic.asp.predicates import BETWEEN, having, loaded_by
-from evlogic.asp.solver import (
-    ground,
-    read_user_programs,
-    rule_paths,
-    user_files,
-)
+from evlogic.asp.program import UserProgram
+from evlogic.asp.solver import ground, rule_paths
 from evlogic.asp.soundness import refuse_unsound
 from evlogic.errors import InputError
 from evlogic.limits import OutOfTime, call_before
@@ -109,14 +104,15 @@ REGION_ONLY = loaded_by("region.lp")
 COVERING_ONLY = loaded_by("cores.lp")
 
 
-def search_rules(programs: list[Path]) -> list[Path]:
-    """The rule files a search loads for these property or diff programs:
-    the lean scoring, plus what the programs read (a cone of influence:
-    winners only for programs that read them; only player 0 scored in full
-    when the programs read nothing else, evlogic/asp/cone.py; the search's own
-    cores encoding unless they read what only rules/cores.lp gives)."""
+def search_rules(program: UserProgram) -> list[Path]:
+    """evlogic's rule files a search loads for these property or diff
+    programs (grounded after them): the lean scoring, plus what the
+    programs read (a cone of influence: winners only for programs that
+    read them; only player 0 scored in full when the programs read nothing
+    else, evlogic/asp/cone.py; the search's own cores encoding unless they
+    read what only rules/cores.lp gives)."""
     names = list(SEARCH_RULES)
-    reads = read_user_programs(programs).mentions
+    reads = program.mentions
     if TOTALS_ONLY & reads:
         names[names.index("winners_by_points.lp")] = "totals.lp"
     elif not BETWEEN_PLAYERS & reads:
@@ -125,12 +121,12 @@ def search_rules(programs: list[Path]) -> list[Path]:
         names.insert(names.index("cores.lp") + 1, "region.lp")
     if not COVERING_ONLY & reads:
         names[names.index("cores.lp")] = "search/cores.lp"
-    if reads_player0_only(programs):
+    if reads_player0_only(program):
         names[names.index("generate.lp")] = "search/generate_player0.lp"
-        if sees_near_states_only(programs):
+        if sees_near_states_only(program):
             names.append("search/near_only.lp")
     names.append("search/home_first.lp")  # the order of decisions (SOLVER_OPTIONS)
-    return [*rule_paths(names), *programs]
+    return rule_paths(names)
 
 
 #: The name of the atoms that say an atom a property reads can occur.
@@ -163,10 +159,10 @@ class Applies:
         )
 
 
-def violation_applies(program: Program) -> Applies:
+def violation_applies(program: UserProgram) -> Applies:
     """The relaxed copies of what the rules of ``program`` read (see
     :class:`Applies`), built as syntax trees from the program's own."""
-    own = program.defined()
+    own = program.defines
     atoms: list[tuple[str, str, int]] = []
     rules: list[clingo.ast.AST] = []
     seen: set[str] = set()
@@ -221,10 +217,12 @@ class Floor:
     best: int | None = None
     best_since: float = 0.0
     done: bool = False  # the first search has answered: no more is coming
-    #: the first search's programs (written when it starts): the other
-    #: search enumerates player 0's part of their counterexamples (see
-    #: :func:`_guided`)
-    programs: list[Path] | None = None
+    #: the files the first search grounds, its programs last (written when
+    #: it starts): the other search grounds them again on its own thread to
+    #: enumerate player 0's part of their counterexamples (see
+    #: :func:`_guided`).  Paths, not the syntax trees the first search
+    #: read: those are its thread's alone (evlogic/asp/program.py).
+    rules: list[Path] | None = None
 
     def found(self, size: int) -> None:
         """A counterexample of ``size`` owned states, the smallest so far."""
@@ -236,7 +234,7 @@ class Floor:
 def search(
     board: Board,
     rule_facts: str,
-    programs: list[Path],
+    program: UserProgram,
     players: int,
     max_states: int | None,
     timeout: float,
@@ -247,9 +245,11 @@ def search(
     within: Floor | None = None,
 ) -> SearchOutcome:
     """Search every position with ``players`` players and at most
-    ``max_states`` owned states for ``violation``, until ``timeout`` seconds
-    after ``started`` (time.monotonic(); default now), grounding included.
-    Progress goes to standard error when it is a terminal, named ``label``.
+    ``max_states`` owned states for ``violation`` of ``program`` (read once,
+    evlogic.asp.program: its trees go to the search's thread, and are no
+    one else's while it runs), until ``timeout`` seconds after ``started``
+    (time.monotonic(); default now), grounding included.  Progress goes to
+    standard error when it is a terminal, named ``label``.
 
     "holds" is said only when the solver refuted every position and some
     position exists at all; no position is an InputError naming the
@@ -281,7 +281,7 @@ def search(
             lambda: _search(
                 board,
                 rule_facts,
-                programs,
+                program,
                 players,
                 max_states,
                 timeout,
@@ -299,7 +299,7 @@ def search(
             raise
         # clasp adds a sum's weights in 32 bits: a rule set's program may give
         # figures near 2^31, which score refuses too (rules/overflow.lp)
-        names = ", ".join(display_path(path) for path in user_files(programs) or programs)
+        names = ", ".join(display_path(path) for path in program.users or program.paths)
         raise InputError(
             names,
             "a sum of figures passes 2^31, the largest number clingo adds exactly (are "
@@ -342,7 +342,7 @@ class _Progress:
 def _search(
     board: Board,
     rule_facts: str,
-    programs: list[Path],
+    program: UserProgram,
     players: int,
     max_states: int | None,
     timeout: float,
@@ -362,17 +362,18 @@ def _search(
         + f"evlogic_players({players}).\n"
         + "".join(f"#external evlogic_limit({k}).\n" for k in range(players, top + 1))
         # the homes of seats 1.. in increasing order only (rules/generate.lp)
-        + ("evlogic_interchangeable.\n" if treats_other_seats_alike(programs) else "")
+        + ("evlogic_interchangeable.\n" if treats_other_seats_alike(program) else "")
     )
-    publish.programs = programs
-    loaded = search_rules(programs)
-    refuse_unsound(loaded)
+    rules = search_rules(program)
+    publish.rules = [*rules, *program.paths]
+    refuse_unsound(rules, program)
     statements = applies.rules if applies is not None else ()
     control = ground(
         facts,
-        loaded,
+        rules,
         (*SOLVER_OPTIONS, "--opt-mode=ignore"),
         statements=statements,
+        program=program,
     )
     _refuse_homes_past_game_end(control, board, players)
     if applies is not None:
@@ -393,7 +394,7 @@ def _search(
         if exists is None:
             return None  # time ran out: unknown
         if not exists:
-            raise _no_position(board, programs, players, max_states)
+            raise _no_position(board, program, players, max_states)
         for index in range(len(applies.atoms) if applies is not None else 0):
             # Each atom a property reads, on its own: some position has it.
             assert applies is not None
@@ -703,7 +704,7 @@ def _overtaken(within: Floor, bound: int) -> bool:
 @dataclass
 class _Guide:
     """The search whose counterexamples include this one's (``within``, its
-    programs written there), grounded with rules/search/player0_part.lp
+    files written there), grounded with rules/search/player0_part.lp
     once this search first needs it (:func:`_guided`), with this search's
     facts."""
 
@@ -712,19 +713,19 @@ class _Guide:
     grounded: clingo.Control | None = None
 
     def possible(self) -> bool:
-        """The including search's programs are known."""
-        return self.within.programs is not None
+        """The including search's files are known."""
+        return self.within.rules is not None
 
     def ready(self) -> bool:
-        """A floor proved by the including search, whose programs are known."""
+        """A floor proved by the including search, whose files are known."""
         return self.within.size is not None and self.possible()
 
     def control(self) -> clingo.Control:
         if self.grounded is None:
-            assert self.within.programs is not None
+            assert self.within.rules is not None
             self.grounded = ground(
                 self.facts,
-                [*search_rules(self.within.programs), rules_dir() / "search" / "player0_part.lp"],
+                [*self.within.rules, rules_dir() / "search" / "player0_part.lp"],
                 (*SOLVER_OPTIONS, "--opt-mode=ignore", "--project=project", "--models=0"),
             )
         return self.grounded
@@ -899,10 +900,10 @@ def _refuse_homes_past_game_end(control: clingo.Control, board: Board, players: 
 
 
 def _no_position(
-    board: Board, programs: list[Path], players: int, max_states: int | None
+    board: Board, program: UserProgram, players: int, max_states: int | None
 ) -> InputError:
     """The error for a search over no positions: it would prove nothing."""
-    names = ", ".join(display_path(path) for path in user_files(programs) or programs)
+    names = ", ".join(display_path(path) for path in program.users or program.paths)
     within = "" if max_states is None else f" and at most {max_states} owned states"
     return InputError(
         names,

@@ -13,7 +13,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from evlogic.asp.fragment import Kind, read_program, refuse_outside
+from evlogic.asp.fragment import Kind, refuse_outside
+from evlogic.asp.program import read_program
 from evlogic.asp.search import position_game, search, violation_applies
 from evlogic.errors import InputError
 from evlogic.loading.boards import Board
@@ -85,11 +86,13 @@ def check(
         every = rules_dir() / "properties" / "every_player" / path.name
         path = every if every.is_file() else path
     check_game_end(board, rules)  # as score refuses it
+    # Each program read once: the fragment, the per-atom check and the
+    # search (the cone, soundness, grounding) all take what was read.
     rule_programs = read_program(rules.programs)
     refuse_outside(rule_programs, Kind.RULE_SET)
     program = read_program([path])
     refuse_outside(program, Kind.PROPERTY, beside=rule_programs)
-    if ("violation", 0) not in program.defined():
+    if ("violation", 0) not in program.defines:
         raise InputError(
             display_path(path),
             "no rule derives violation (a misspelt head?): the property could never "
@@ -98,7 +101,7 @@ def check(
     outcome = search(
         board,
         rules.program(),
-        [*rules.programs, path],
+        rule_programs.joined(program),
         players,
         max_states,
         timeout,
