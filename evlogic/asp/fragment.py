@@ -81,7 +81,7 @@ class Kind(Enum):
 POSITION_BUILDERS: frozenset[Predicate] = having(POSITION)
 
 #: The scoring rules every search loads alike, or loads whenever a program
-#: reads what they derive (evlogic/asp/search.py): what a rule set's program
+#: reads what they derive (evlogic/asp/search/encoding.py): what a rule set's program
 #: may read.  Not region_order.lp, overflow.lp or output.lp (score only),
 #: not points.lp, compare.lp or generate.lp (the searches only).
 RULE_SET_READABLE_FILES = (

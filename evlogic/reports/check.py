@@ -15,7 +15,7 @@ from pathlib import Path
 
 from evlogic.asp.fragment import Kind, refuse_outside
 from evlogic.asp.program import read_program
-from evlogic.asp.search import position_game, search, violation_applies
+from evlogic.asp.search import atoms_read, position_game, search
 from evlogic.errors import InputError
 from evlogic.loading.boards import Board
 from evlogic.loading.games import check_game_end
@@ -106,7 +106,7 @@ def check(
         max_states,
         timeout,
         started=started,
-        applies=violation_applies(program),
+        reads=atoms_read(program),
         label=f"check {name}",
     )
     game = (
