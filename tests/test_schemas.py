@@ -38,12 +38,15 @@ def assert_valid(name: str, document: object) -> None:
 
 def test_the_schemas_are_valid_draft_2020_12():
     assert schema_names() == [
+        "balance",
+        "balance-game",
         "board",
         "board-report",
         "check",
         "diff",
         "explain",
         "game",
+        "play",
         "rules",
         "score",
     ]
@@ -140,3 +143,34 @@ def test_the_schema_command_prints_each_schema(cli):
         assert json.loads(printed.out) == json.loads(schema_path(name).read_text())
     unknown = cli("schema", "gam")
     assert unknown.code == 2 and "did you mean 'game'?" in unknown.err
+
+
+def test_play_and_balance_documents_meet_their_schemas(cli, tmp_path):
+    board = str(REPO / "examples" / "lakeland" / "board.yaml")
+    played = cli("play", "--board", board, "--players", "3", "--format", "json")
+    assert played.code == 0, played.err
+    assert_valid("play", played.json())
+    games = tmp_path / "games.jsonl"
+    balance = cli(
+        "balance",
+        "--board",
+        board,
+        "--players",
+        "2",
+        "--games",
+        "4",
+        "--format",
+        "json",
+        "--rules",
+        "standard",
+        "--rules",
+        "union-cores",
+        "--agents",
+        "greedy,face",
+        "--games-out",
+        games,
+    )
+    assert balance.code == 0, balance.err
+    assert_valid("balance", balance.json())
+    for line in games.read_text().splitlines():
+        assert_valid("balance-game", json.loads(line))

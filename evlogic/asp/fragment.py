@@ -74,6 +74,7 @@ class Kind(Enum):
 
     PROPERTY = "a property"
     RULE_SET = "a rule set's program"
+    AGENT = "an agent"
 
 
 #: What a property may derive of a position numbered 1 or more (built from
@@ -92,6 +93,26 @@ RULE_SET_READABLE_FILES = (
     "siege.lp",
     "bonus.lp",
     "totals.lp",
+)
+
+#: What a decision of a played game gives an agent beside the board and
+#: the rule set (rules/play/moves.lp, evlogic/play/engine.py): an agent's
+#: rules read these and derive none of them.
+AGENT_INPUTS: frozenset[Predicate] = frozenset(
+    {
+        ("home", 2),
+        ("owned", 2),
+        ("mover", 1),
+        ("turn", 1),
+        ("tie_break", 2),
+        ("over", 0),
+        ("player", 1),
+        ("candidate", 1),
+        ("total", 2),
+        ("after", 3),
+        ("gain", 2),
+        ("face_gain", 2),
+    }
 )
 
 #: What a rule set's program may derive of evlogic's predicates.
@@ -180,6 +201,8 @@ def refuse_outside(program: UserProgram, kind: Kind, beside: UserProgram | None 
             _inside_folders(node, folders)
             if kind is Kind.PROPERTY:
                 _property_statement(node, theirs, chosen)
+            elif kind is Kind.AGENT:
+                _agent_statement(node, theirs | AGENT_INPUTS | BOARD_FACTS)
             else:
                 _rule_set_statement(node)
                 if node.ast_type == T.Rule:
@@ -302,6 +325,25 @@ def _chosen(program: UserProgram) -> dict[Predicate, int]:
                 signature = _signature(literal.atom)
                 chosen[signature] = chosen.get(signature, 0) + 1
     return chosen
+
+
+def _agent_statement(node: AST, theirs: frozenset[Predicate]) -> None:
+    """Normal rules deriving ``choose/1`` and helpers of the agent's own
+    (and #show, which the engine does not read): one answer set a decision."""
+    if _common_statement(node) or node.ast_type in (T.ShowSignature, T.ShowTerm):
+        return
+    head = node.head
+    if head.ast_type == T.Aggregate:
+        raise _Outside(node, "a choice: an agent derives choose(X) by normal rules")
+    if head.ast_type == T.Literal and head.atom.ast_type == T.BooleanConstant:
+        raise _Outside(node, "an integrity constraint, which could leave a decision no answer")
+    signature = _signature(_plain_head(node))
+    if signature in theirs and signature != ("choose", 1):
+        raise _Outside(
+            node, f"a rule deriving {_name(signature)}, which the decision gives the agent"
+        )
+    _reserved(node, signature)
+    _body(node, node.body, lambda _atom: None)
 
 
 def _rule_set_statement(node: AST) -> None:

@@ -33,6 +33,9 @@ COMMANDS = (
     Command("batch", "batch", "score many games (JSON Lines), fast, in input order"),
     Command("sample", "sample", "random final positions as JSON Lines"),
     Command("stats", "stats", "balance statistics over batch output"),
+    Command("play", "play", "play one simulated game, move by move, by agents in ASP"),
+    Command("balance", "balance", "many simulated games a rule set: win rates with intervals"),
+    Command("tune", "tune", "search rule numbers for the fairest game that keeps its promises"),
     Command("verify", "verify", "check game files against the figures they expect"),
     Command(
         "board-report", "board_report", "what every home can reach: the fairness check for a board"
@@ -41,6 +44,9 @@ COMMANDS = (
     Command("diff", "diff", "the smallest position where two rule sets disagree"),
     Command("serve", "serve", "the board in the browser, and a JSON API"),
     Command("board", "board", "list a board's states: ids, names, EV, swing, neighbors"),
+    Command(
+        "rulebook", "rulebook", "the rulebook's Scoring & Regions page, numbers from the solver"
+    ),
     Command("facts", "facts", "a game's facts, to score with plain clingo and rules/score.lp"),
     Command("schema", "schema", "print the JSON Schema of a file or a JSON document"),
 )

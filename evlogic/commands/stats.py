@@ -15,9 +15,11 @@ def register(commands: argparse._SubParsersAction) -> None:
         help=summary("stats"),
         description="Win rate, mean total and bonus by home state, and the share of games "
         "decided by the regional bonus (the winners would differ with every bonus removed), "
-        "read from the reports evlogic batch wrote.",
+        "read from the reports evlogic batch wrote or the games evlogic balance --games-out wrote.",
     )
-    stats.add_argument("reports", metavar="OUT.jsonl", help="batch output; - for stdin")
+    stats.add_argument(
+        "reports", metavar="OUT.jsonl", help="batch output or balance --games-out; - for stdin"
+    )
     add_format_option(stats)
     add_limit_options(stats, 3600.0)
     stats.set_defaults(run=run, bounded=True)

@@ -157,6 +157,13 @@ def rule_set_from_parameters(
     return _merged(top, fields, parent, Path("."), default_name)
 
 
+def derived_rule_set(top: Field, parent: RuleSet, fields: dict[str, Field], name: str) -> RuleSet:
+    """``parent`` with the parameters ``fields`` set (read as a rule set
+    file reads them, errors naming each field), named ``name``: a candidate
+    of ``evlogic tune``."""
+    return _merged(top, fields, parent, Path("."), name)
+
+
 def _merged(
     top: Field, fields: dict[str, Field], parent: RuleSet | None, base: Path, default_name: str
 ) -> RuleSet:

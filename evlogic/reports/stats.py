@@ -1,7 +1,8 @@
 """Balance statistics over batch output: is some home state too strong?
 
 Reads the reports ``evlogic batch`` wrote (error lines are counted and
-skipped) and aggregates their figures; no scoring happens here.  Whether
+skipped), or the games ``evlogic balance --games-out`` wrote (each line's
+final report), and aggregates their figures; no scoring happens here.  Whether
 the regional bonus decided a game is a rule question: rules/bonus_decided.lp
 answers it, a chunk of games per grounding, from the reports' face EVs and
 winners.
@@ -114,6 +115,9 @@ def _report(value: object) -> tuple[list[PlayerFigures], set[str]] | None:
     a ValueError saying what is wrong."""
     if not isinstance(value, dict):
         raise ValueError(f"a JSON object, not {type(value).__name__}")
+    final = value.get("final")
+    if isinstance(final, dict) and "moves" in value:
+        return _report(final)  # a game evlogic balance played (--games-out)
     if "error" in value:
         if not isinstance(value["error"], str):
             raise ValueError("error is not text")
@@ -160,4 +164,5 @@ def _bonus_decided(facts: list[str]) -> int:
     """How many of these games the regional bonus decided (rules/bonus_decided.lp)."""
     if not facts:
         return 0
-    return len(solve("\n".join(facts), rule_paths(("bonus_decided.lp",))))
+    shown = solve("\n".join(facts), rule_paths(("bonus_decided.lp",)))
+    return sum(1 for symbol in shown if symbol.name == "bonus_decided")

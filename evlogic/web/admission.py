@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import AsyncIterator, Iterable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 
 import anyio
@@ -151,6 +151,13 @@ class Admission:
             self._clients[client] -= 1
             if not self._clients[client]:
                 del self._clients[client]
+
+    def turn(self) -> AbstractAsyncContextManager[None]:
+        """Held while one batch of an admitted long job (a balance run)
+        solves: a heavy request's turn, waited for without a time limit
+        (and counted among the waiting); its client and its cost were
+        weighed when the job was started (evlogic.web.balance)."""
+        return self._turn()
 
     @asynccontextmanager
     async def _turn(self) -> AsyncIterator[None]:

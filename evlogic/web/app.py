@@ -13,6 +13,10 @@ Routes (documented with curl examples in docs/cli.md):
     POST /api/boards/parse      {"yaml", "filename"} -> a board validated like a file
     POST /api/games/parse       {"yaml", "filename"} -> a game validated like a file
     POST /api/games/yaml        {"game", "board_file"?} -> a game file score accepts
+    POST /api/balance           {"board", "games", "rules"?, ...} -> 202, a balance run
+    GET  /api/balance/{id}      the run's progress; done, its report and charts
+    DELETE /api/balance/{id}    stops the run
+    GET  /api/balance/{id}/page the run's page (balance --report), once done
 
 Bad input is 400 with ``{"error": "..."}`` in the command line's words; a
 request naming a host the server does not know is 400 and one from another
@@ -39,7 +43,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -47,6 +51,7 @@ from evlogic.errors import InputError, escaped, quote, shortened
 from evlogic.loading.yamlfile import Field
 from evlogic.web import service
 from evlogic.web.admission import Admission, Refused, board_size
+from evlogic.web.balance import KEPT, Run, Runs
 from evlogic.web.guard import LOCAL, Guard, Hosts, json_body_refusal
 from evlogic.web.service import Catalog
 from evlogic.web.workers import Answer, Workers
@@ -142,59 +147,119 @@ def create_app(
                 "(the server's --request-timeout)",
             )
 
-    def failure(answer: Answer) -> Response | None:
-        """The error response of a worker's answer that is not a document."""
+    def refusal_of(answer: Answer) -> tuple[int, str] | None:
+        """(status, message) of a worker's answer that is not a document."""
         if answer.kind == "input":
-            return _error(400, str(answer.value))
+            return 400, str(answer.value)
         if answer.kind == "large":
-            return _error(413, answer.value)
+            return 413, answer.value
         if answer.kind == "memory":
-            return _error(
-                503,
+            return 503, (
                 f"{service.SOURCE}: out of memory (the server's --worker-memory-limit, "
-                f"{pool.megabytes} MiB)",
+                f"{pool.megabytes} MiB)"
             )
         if answer.kind == "internal":
-            return _error(500, f"internal error: {escaped(shortened(answer.value, 300))}")
+            return 500, f"internal error: {escaped(shortened(answer.value, 300))}"
         return None
 
-    def endpoint(name: str, media_type: str | None = None) -> Callable[[Request], Any]:
+    def failure(answer: Answer) -> Response | None:
+        """The error response of a worker's answer that is not a document."""
+        refused = refusal_of(answer)
+        return None if refused is None else _error(*refused)
+
+    async def solved(request: Request, name: str) -> Any:
+        """The document ``name``'s worker function makes of the request's
+        body, or the response that refuses it."""
+        not_json = json_body_refusal(request.headers)
+        if not_json is not None:
+            return _error(415, not_json)
+        try:
+            with anyio.fail_after(request_timeout):
+                body = await _body(request)
+        except TooLarge:
+            return _error(413, f"{service.SOURCE}: body over {MAX_BODY} bytes")
+        except TimeoutError:
+            return _error(
+                408, f"{service.SOURCE}: the body did not arrive within {request_timeout:g} s"
+            )
+        except ClientDisconnect:  # nobody is left to answer
+            return Response(status_code=400)
+
         def prepare(body: bytes) -> tuple[Field, int]:
             top = service.parse_json(body)
             return top, service.request_cost(sizes, name, top)
 
+        try:  # (a megabyte of JSON takes a while: off the event loop)
+            top, cost = await anyio.to_thread.run_sync(prepare, body)
+        except service.TooLarge as error:
+            return _error(413, str(error))
+        except InputError as error:
+            return _error(400, str(error))
+        answered = await answer(request, name, top, cost)
+        if isinstance(answered, Response):
+            return answered
+        refused = failure(answered)
+        return answered.value if refused is None else refused
+
+    def endpoint(name: str, media_type: str | None = None) -> Callable[[Request], Any]:
         async def run(request: Request) -> Response:
-            not_json = json_body_refusal(request.headers)
-            if not_json is not None:
-                return _error(415, not_json)
-            try:
-                with anyio.fail_after(request_timeout):
-                    body = await _body(request)
-            except TooLarge:
-                return _error(413, f"{service.SOURCE}: body over {MAX_BODY} bytes")
-            except TimeoutError:
-                return _error(
-                    408, f"{service.SOURCE}: the body did not arrive within {request_timeout:g} s"
-                )
-            except ClientDisconnect:  # nobody is left to answer
-                return Response(status_code=400)
-            try:  # (a megabyte of JSON takes a while: off the event loop)
-                top, cost = await anyio.to_thread.run_sync(prepare, body)
-            except service.TooLarge as error:
-                return _error(413, str(error))
-            except InputError as error:
-                return _error(400, str(error))
-            solved = await answer(request, name, top, cost)
-            if isinstance(solved, Response):
-                return solved
-            refused = failure(solved)
-            if refused is not None:
-                return refused
+            document = await solved(request, name)
+            if isinstance(document, Response):
+                return document
             if media_type is None:
-                return JSONResponse(solved.value)
-            return Response(solved.value, media_type=media_type)
+                return JSONResponse(document)
+            return Response(document, media_type=media_type)
 
         return run
+
+    runs = Runs(pool, admission, request_timeout, refusal_of)
+
+    async def balance_start(request: Request) -> Response:
+        client = request.client.host if request.client else ""
+        try:
+            runs.check(client)  # (before the request is read: refused, it costs nothing)
+        except Refused as refused:
+            return _error(refused.status, refused.message)
+        checked = await solved(request, "balance_plan")
+        if isinstance(checked, Response):
+            return checked
+        try:
+            run = runs.start(checked, client)
+        except Refused as refused:
+            return _error(refused.status, refused.message)
+        return JSONResponse(
+            run.document(), status_code=202, headers={"Location": f"/api/balance/{run.id}"}
+        )
+
+    def balance_run(request: Request) -> Run | Response:
+        run_id = request.path_params["id"]
+        run = runs.get(run_id)
+        if run is None:
+            return _error(
+                404,
+                f"{service.SOURCE}: no balance run {quote(run_id)} (the server keeps "
+                f"the {KEPT} latest finished runs, and forgets all when it stops)",
+            )
+        return run
+
+    async def balance_status(request: Request) -> Response:
+        """GET: how far the run has got; DELETE: stop it, then the same."""
+        run = balance_run(request)
+        if isinstance(run, Response):
+            return run
+        if request.method == "DELETE":
+            runs.cancel(run)
+        return JSONResponse(run.document())
+
+    async def balance_page(request: Request) -> Response:
+        run = balance_run(request)
+        if isinstance(run, Response):
+            return run
+        if run.result is None:
+            return _error(
+                409, f"{service.SOURCE}: balance run {run.id} is {run.status}: no page yet"
+            )
+        return HTMLResponse(run.result["page"])
 
     async def start(_request: Request) -> Response:
         return JSONResponse(catalog.start)
@@ -244,6 +309,9 @@ def create_app(
             endpoint("game_yaml", "application/yaml; charset=utf-8"),
             methods=["POST"],
         ),
+        Route("/api/balance", balance_start, methods=["POST"]),
+        Route("/api/balance/{id}", balance_status, methods=["GET", "DELETE"]),
+        Route("/api/balance/{id}/page", balance_page),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]
     app = Starlette(

@@ -298,6 +298,27 @@ def diagram(catalog: Catalog, top: Field) -> str:
     return render_svg(explain_game(game, player), game.board, focus=focus)
 
 
+def balance_plan(catalog: Catalog, top: Field) -> object:
+    """POST /api/balance: the request checked (evlogic.web.balance.plan)."""
+    from evlogic.web import balance
+
+    return balance.plan(catalog, top)
+
+
+def balance_games(catalog: Catalog, task: object) -> list:
+    """A batch of a balance run's games: their records."""
+    from evlogic.web import balance
+
+    return balance.play(catalog, task)  # type: ignore[arg-type]
+
+
+def balance_result(catalog: Catalog, summed: object) -> dict:
+    """A balance run's report, charts and page, from its records."""
+    from evlogic.web import balance
+
+    return balance.result(catalog, summed)  # type: ignore[arg-type]
+
+
 def parse_board_yaml(catalog: Catalog, top: Field) -> dict:
     """An uploaded board file (``{"yaml": TEXT, "filename": NAME}``),
     validated like a file: the board as an inline mapping, with its layout."""

@@ -34,9 +34,9 @@ let refreshCount = 0;
 
 // --- the API ---------------------------------------------------------------
 
-async function api(path, body, as = "json") {
-  const options = body === undefined ? {} : {
-    method: "POST",
+async function api(path, body, as = "json", method = undefined) {
+  const options = body === undefined ? { method: method || "GET" } : {
+    method: method || "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body),
   };
@@ -628,6 +628,213 @@ async function refresh() {
   }
 }
 
+// --- balance: many simulated games (POST /api/balance, then its progress) -----------
+
+const balance = { id: null, timer: null };
+const BALANCE_POLL_MS = 400;
+
+function balanceError(message) {
+  const box = document.getElementById("balance-error");
+  box.textContent = message ? `evlogic: error: ${message}` : "";
+  box.hidden = !message;
+}
+
+function balanceBody() {
+  const rules = [...document.querySelectorAll("#balance-rules input:checked")].map((i) => i.value);
+  const number = (id) => {
+    const text = document.getElementById(id).value.trim();
+    return /^-?\d+$/.test(text) ? Number(text) : text;  // the server words a bad value
+  };
+  return {
+    board: state.inlineBoard || state.boardName,
+    rules,
+    agents: document.getElementById("balance-agents").value.trim(),
+    players: number("balance-players"),
+    order: document.getElementById("balance-order").value,
+    games: number("balance-games"),
+    seed: number("balance-seed"),
+  };
+}
+
+// running: Run is off; stoppable: the server has the run (Stop can name it).
+function balanceRunning(running, stoppable = running) {
+  document.getElementById("balance-run").disabled = running;
+  document.getElementById("balance-stop").disabled = !stoppable;
+  document.getElementById("balance").dataset.running = String(running);
+}
+
+function showBalanceProgress(run) {
+  document.getElementById("balance-progress").hidden = false;
+  const bar = document.getElementById("balance-bar");
+  bar.max = run.total;
+  bar.value = run.done;
+  const words = {
+    queued: "Waiting for a free worker…",
+    running: run.done < run.total
+      ? `Played ${run.done} of ${run.total} games…`
+      : `Played all ${run.total} games; summing up the report…`,
+    done: `Done: ${run.total} games (${run.games} a rule set).`,
+    failed: "Stopped by an error.",
+    cancelled: `Stopped after ${run.done} of ${run.total} games.`,
+  };
+  document.getElementById("balance-status").textContent = words[run.status] || run.status;
+}
+
+async function startBalance(event) {
+  event.preventDefault();
+  balanceError("");
+  const body = balanceBody();
+  if (!body.rules.length) {
+    balanceError("pick at least one rule set");
+    return;
+  }
+  balanceRunning(true, false);
+  document.getElementById("balance-results").replaceChildren();
+  try {
+    const run = await api("/api/balance", body);
+    balance.id = run.id;
+    balanceRunning(true);
+    showBalanceProgress(run);
+    pollBalance();
+  } catch (error) {
+    balanceRunning(false);
+    balanceError(error.message);
+  }
+}
+
+async function pollBalance() {
+  const id = balance.id;
+  let run;
+  try {
+    run = await api(`/api/balance/${encodeURIComponent(id)}`);
+  } catch (error) {
+    if (id !== balance.id) return;
+    balanceRunning(false);
+    balanceError(error.message);
+    return;
+  }
+  if (id !== balance.id) return;  // a newer run took over
+  showBalanceProgress(run);
+  if (run.status === "queued" || run.status === "running") {
+    balance.timer = setTimeout(pollBalance, BALANCE_POLL_MS);
+    return;
+  }
+  balanceRunning(false);
+  if (run.status === "failed") balanceError(run.error);
+  if (run.status === "done") showBalanceResults(run);
+}
+
+async function stopBalance() {
+  if (!balance.id) return;
+  clearTimeout(balance.timer);
+  try {
+    const run = await api(`/api/balance/${encodeURIComponent(balance.id)}`, undefined, "json", "DELETE");
+    showBalanceProgress(run);
+  } catch (error) {
+    balanceError(error.message);
+  }
+  balance.id = null;
+  balanceRunning(false);
+}
+
+function chartFigure(chart, name) {
+  const figure = document.createElement("figure");
+  figure.dataset.chart = name;
+  const svg = new DOMParser().parseFromString(chart.svg, "image/svg+xml").documentElement;
+  figure.append(document.importNode(svg, true));
+  const caption = document.createElement("figcaption");
+  caption.textContent = chart.description;
+  figure.append(caption);
+  return figure;
+}
+
+function heading(level, text) {
+  const element = document.createElement(`h${level}`);
+  element.textContent = text;
+  return element;
+}
+
+function percent(value) {
+  return `${(100 * value).toFixed(1)}%`;
+}
+
+function rateText(entry) {
+  return `${percent(entry.rate)} [${percent(entry.low)}, ${percent(entry.high)}]`;
+}
+
+function balanceSummary(report) {
+  const table = document.createElement("table");
+  table.id = "balance-summary";
+  const caption = document.createElement("caption");
+  caption.textContent = "At a glance, with 95% intervals";
+  table.append(caption);
+  const head = document.createElement("thead");
+  head.append(row(["Rule set", "First seat's advantage", "Bonus decides", "Siege decides",
+    "Mean total"].map((text, i) => cell("th", text, i > 0))));
+  const body = document.createElement("tbody");
+  for (const set of report.rule_sets) {
+    const first = set.first_seat_advantage;
+    const points = (v) => `${v >= 0 ? "+" : ""}${(100 * v).toFixed(1)}`;
+    const total = set.mean.total;
+    body.append(row([
+      set.rules,
+      `${points(first.value)} points [${points(first.low)}, ${points(first.high)}]`,
+      rateText(set.bonus_decides),
+      rateText(set.siege_decides),
+      `${total.value.toFixed(1)} [${total.low.toFixed(1)}, ${total.high.toFixed(1)}]`,
+    ].map((text, i) => cell(i ? "td" : "th", text, i > 0))));
+  }
+  table.append(head, body);
+  return table;
+}
+
+function showBalanceResults(run) {
+  const results = document.getElementById("balance-results");
+  const { report, charts } = run;
+  const link = document.createElement("p");
+  const open = document.createElement("a");
+  open.href = run.page;
+  open.target = "_blank";
+  open.rel = "noopener";
+  open.textContent = "Open the whole report as a page (every table)";
+  const save = document.createElement("a");
+  save.href = run.page;
+  save.download = "balance.html";
+  save.textContent = "download it";
+  link.append(open, " or ", save, " (it opens offline).");
+  const scroll = document.createElement("div");
+  scroll.className = "table-scroll";
+  scroll.append(balanceSummary(report));
+  results.replaceChildren(
+    scroll,
+    link,
+    heading(3, "Win rate by seat"),
+    chartFigure(charts.seats, "seats"),
+    heading(3, "Final totals"),
+    chartFigure(charts.totals, "totals"),
+  );
+  for (const set of charts.rule_sets) {
+    results.append(heading(3, `${set.rules}: win rate by home, and how early each state is won`));
+    const maps = document.createElement("div");
+    maps.className = "balance-maps";
+    maps.append(chartFigure(set.homes, "homes"), chartFigure(set.turns, "turns"));
+    results.append(maps);
+  }
+}
+
+function fillBalanceRules(rules) {
+  const box = document.getElementById("balance-rules");
+  rules.forEach((rule, index) => {
+    const label = document.createElement("label");
+    const input = document.createElement("input");
+    input.type = "checkbox";
+    input.value = rule.name;
+    input.checked = index === 0;
+    label.append(input, ` ${rule.name}`);
+    box.append(label);
+  });
+}
+
 // --- boards, rule sets, files ----------------------------------------------------
 
 async function loadBoard(name) {
@@ -723,6 +930,7 @@ async function start() {
       const select = document.getElementById(id);
       for (const rule of rules) select.append(new Option(rule.name, rule.name));
     }
+    fillBalanceRules(rules);
     const fromUrl = readUrl();
     const game = fromUrl || initial;
     await loadBoard(fromUrl && fromUrl.board ? fromUrl.board : game.board);
@@ -787,6 +995,8 @@ function wire() {
     }
   });
   document.getElementById("add-player").addEventListener("click", addPlayer);
+  document.getElementById("balance-form").addEventListener("submit", startBalance);
+  document.getElementById("balance-stop").addEventListener("click", stopBalance);
   document.addEventListener("keydown", (event) => {
     if (event.target.closest("input, textarea, select")) return;
     if (event.key >= "1" && event.key <= "6" && !event.ctrlKey && !event.metaKey) {

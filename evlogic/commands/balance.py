@@ -1,0 +1,152 @@
+"""evlogic balance: many simulated games a rule set, and what they say."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from typing import Any
+
+from evlogic.commands import summary
+from evlogic.commands.options import (
+    MAX_JOBS,
+    add_format_option,
+    board_argument,
+    whole,
+)
+from evlogic.limits import add_memory_option
+
+HELP = """\
+Play K simulated games under each rule set (docs/play.md: a draft,
+homes dealt at random, agents choosing moves) and report, each figure with
+a 95% confidence interval: win rate by seat and the first seat's
+advantage, win rate by home (which homes are significantly strong or
+weak), each agent's win rate, how often the regional bonus and the siege
+decide the winner, mean face EV, region size, bonus, siege penalty and
+total, and how early each state is won. Every rule set plays the same
+deals with the same seeds, so the differences between them (shown against
+the first --rules, paired by game) are the rules' doing.
+
+  evlogic balance --rules standard --rules gentle-siege --games 500
+  evlogic balance --agents greedy,random,random,random --report balance.html
+  evlogic balance --games-out games.jsonl && evlogic stats games.jsonl
+
+Exit status: 0, 2 for bad input, 130 on Ctrl-C (nothing half-written)."""
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    from evlogic.commands.play import add_play_options
+
+    balance = commands.add_parser(
+        "balance",
+        help=summary("balance"),
+        description=HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_play_options(balance, balance=True)
+    balance.add_argument(
+        "--games",
+        type=whole(1, 10_000_000),
+        default=1000,
+        metavar="K",
+        help="games a rule set (default 1000)",
+    )
+    balance.add_argument(
+        "--seed", type=whole(-(2**63), 2**63 - 1), default=0, metavar="S", help="default 0"
+    )
+    where = balance.add_mutually_exclusive_group()
+    where.add_argument(
+        "--jobs",
+        type=whole(1, MAX_JOBS),
+        default=1,
+        metavar="N",
+        help="worker processes (default 1); the output is the same for any N",
+    )
+    where.add_argument(
+        "--dask", metavar="ADDRESS", help="run the games on a Dask cluster (needs evlogic[dask])"
+    )
+    balance.add_argument(
+        "--games-out",
+        metavar="GAMES.jsonl",
+        help="also write one JSON line a game (its moves and final report), which "
+        "evlogic stats reads",
+    )
+    balance.add_argument(
+        "--report", metavar="REPORT.html", help="also write the report as a page with charts"
+    )
+    add_format_option(balance)
+    add_memory_option(balance)  # no --timeout: stop a long run with Ctrl-C
+    balance.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from evlogic.commands.output_file import open_output
+    from evlogic.errors import InputError, quote
+    from evlogic.loading.rulesets import load_rule_set
+    from evlogic.play.agents import load_agents
+    from evlogic.play.balance import Setup, play_games
+    from evlogic.play.table import deal
+    from evlogic.reports.balance import BalanceHeading, balance_report
+    from evlogic.reports.render import json_text
+
+    board = board_argument(args.board or "usa")
+    references = args.rules or ["standard"]
+    rule_sets = tuple(load_rule_set(reference) for reference in references)
+    names = [rules.name for rules in rule_sets]
+    for name in names:
+        if names.count(name) > 1:
+            raise InputError("--rules", f"two rule sets named {quote(name)}: a report names them")
+    players = args.players if args.players is not None else 4
+    agents = load_agents(args.agents, players)
+    for rules in rule_sets:
+        deal(board, rules, agents, args.order, args.seed)  # too many players: an error now
+    setup = Setup(board, rule_sets, args.agents, players, args.order, args.games, args.seed)
+    heading = BalanceHeading(
+        board.name, players, tuple(a.name for a in agents), args.order, args.games, args.seed
+    )
+    with ExitStack() as stack:
+        games_out = None
+        if args.games_out is not None:
+            games_out = stack.enter_context(open_output(args.games_out))
+        bar = stack.enter_context(_progress_bar(args.games * len(rule_sets)))
+        records = play_games(
+            setup,
+            jobs=args.jobs if args.dask is None else None,
+            dask_address=args.dask,
+            progress=bar,
+        )
+        report = balance_report(heading, _written(records, games_out))
+        if args.report is not None:
+            from evlogic.reports.balance_page import balance_page
+
+            with open_output(args.report) as page:
+                page.write(balance_page(report, board))
+    if args.format == "json":
+        sys.stdout.write(json_text(report) + "\n")
+    else:
+        from evlogic.reports.balance_text import balance_to_text
+
+        sys.stdout.write(balance_to_text(report))
+    return 0
+
+
+def _written(records: Iterator[dict[str, Any]], out: Any) -> Iterator[dict[str, Any]]:
+    for record in records:
+        if out is not None:
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        yield record
+
+
+@contextmanager
+def _progress_bar(total: int) -> Iterator[Any]:
+    """tqdm on stderr when it is a terminal, else nothing."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from tqdm import tqdm
+
+    tqdm.monitor_interval = 0  # no monitor thread: workers are forked single-threaded
+    with tqdm(total=total, unit=" games", file=sys.stderr, smoothing=0.1) as bar:
+        yield bar.update

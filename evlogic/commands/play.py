@@ -1,0 +1,148 @@
+"""evlogic play: one simulated game, move by move, by agents written in ASP."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from evlogic.commands import summary
+from evlogic.commands.options import (
+    MAX_PLAYERS,
+    add_format_option,
+    add_limit_options,
+    add_rules_option,
+    board_argument,
+    read_game,
+    rules_override,
+    whole,
+    write_output,
+)
+
+if TYPE_CHECKING:
+    from evlogic.play.table import Table
+
+HELP = """\
+Play one game as a draft: homes are dealt (at random by the seed, or as a
+game file gives them), then the players take turns, each winning one
+unclaimed state, until the game ends (the rule set's game end, else the
+board's). Prints every move (the mover's gain, every player's total after
+it) and the final score report.
+
+An agent chooses each move: greedy (the largest gain in its own total),
+spoiler (the largest gain in its lead over the best rival), face (face EV
+only, blind to the regional bonus and the siege), random, or a .lp file of
+your own (docs/play.md says what it reads and derives). Ties go to a state
+drawn by the seed: the same seed plays the same game.
+
+  evlogic play --players 4 --agents greedy,random,random,random --seed 3
+  evlogic play mygame.yaml --agents spoiler -o final.yaml
+  evlogic score final.yaml"""
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    play = commands.add_parser(
+        "play",
+        help=summary("play"),
+        description=HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    play.add_argument(
+        "game",
+        nargs="?",
+        metavar="GAME",
+        help="a game file to play on from: its board, players, homes and states won",
+    )
+    add_play_options(play)
+    play.add_argument(
+        "--seed", type=whole(-(2**63), 2**63 - 1), default=0, metavar="S", help="default 0"
+    )
+    add_format_option(play)
+    play.add_argument(
+        "-o",
+        "--output",
+        metavar="FINAL.yaml",
+        help="also write the final position as a game file (states in the order won)",
+    )
+    add_limit_options(play, 600.0)
+    play.set_defaults(run=run, bounded=True)
+
+
+def add_play_options(
+    command: argparse.ArgumentParser, balance: bool = False, rules: bool = True
+) -> None:
+    """--board, --rules, --players, --agents, --order: what play, balance and
+    tune share (``balance``: --rules may be given again, and there is no game
+    file; ``rules`` False: no --rules, tune's space names them)."""
+    command.add_argument(
+        "--board", metavar="B", help="a bundled board name or a path (default: usa)"
+    )
+    if not rules:
+        pass
+    elif balance:
+        command.add_argument(
+            "--rules",
+            action="append",
+            metavar="R",
+            help="a rule set: a bundled name or a file (default: standard); give it again "
+            "to compare rule sets, each against the first",
+        )
+    else:
+        add_rules_option(command)
+    command.add_argument(
+        "--players",
+        type=whole(1, MAX_PLAYERS),
+        metavar="N",
+        help="players, homes dealt at random (default 4"
+        + (")" if balance else "; with GAME, its own players)"),
+    )
+    command.add_argument(
+        "--agents",
+        default="greedy",
+        metavar="A[,A...]",
+        help="one agent for every seat or one a seat, in seat order: greedy, random, "
+        "spoiler, face, or a .lp file (default: greedy)",
+    )
+    command.add_argument(
+        "--order",
+        choices=["snake", "round-robin"],
+        default="snake",
+        help="turn order: snake (1..N, N..1, ...) or round-robin (1..N, 1..N, ...); default snake",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from evlogic.commands.output_file import open_output
+    from evlogic.play.engine import play
+    from evlogic.reports.play import final_game_yaml, play_to_json, play_to_text
+
+    table = table_from(args, args.seed)
+    played = play(table)
+    if args.output is not None:
+        with open_output(args.output) as out:
+            out.write(final_game_yaml(played, args.output))
+    write_output(args.format, played, play_to_json, play_to_text)
+    return 0
+
+
+def table_from(args: argparse.Namespace, seed: int) -> Table:
+    """The table the options describe (a game file's, or dealt by ``seed``)."""
+    from evlogic.errors import InputError
+    from evlogic.loading.rulesets import load_rule_set
+    from evlogic.play.agents import load_agents
+    from evlogic.play.table import deal, seated
+
+    if args.game is not None:
+        if args.board is not None:
+            raise InputError("--board", "a game file names its own board: leave --board out")
+        game = read_game(args.game, rules_override(args))
+        if args.players is not None and args.players != len(game.players):
+            raise InputError(
+                "--players", f"{args.players}, but {args.game} has {len(game.players)} players"
+            )
+        agents = load_agents(args.agents, len(game.players))
+        return seated(game, agents, args.order, seed)
+    board = board_argument(args.board or "usa")
+    rules = rules_override(args) or load_rule_set("standard")
+    players = args.players if args.players is not None else 4
+    agents = load_agents(args.agents, players)
+    return deal(board, rules, agents, args.order, seed)

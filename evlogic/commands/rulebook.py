@@ -1,0 +1,91 @@
+"""evlogic rulebook: the Scoring & Regions page for a rule set, every
+number and diagram from the solver."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from evlogic.commands import summary
+from evlogic.commands.options import add_limit_options
+
+HELP = """\
+Build the rulebook's Scoring & Regions page for a rule set: the scoring
+table, the tier table, the region rule with its worked steps, the siege
+rule with its worked example and the full scoring example, every number
+and every diagram from the solver, using the rulebook's scenarios in
+examples/rulebook/. --against R2 marks every number and diagram that
+differs under R2 (a <mark> whose title gives R2's value), so you see which
+sentences a rule change touches.
+
+  evlogic rulebook -o scoring.html
+  evlogic rulebook --rules gentle-siege --against standard -o changes.html
+  evlogic rulebook --rules my-rules.yaml --pdf scoring.pdf
+
+The page's words come from a Jinja2 template (docs/rulebook.md); pass your
+own with --template. A placeholder the solver cannot fill (an unknown
+scenario, a figure no report has) is an error naming the template's line."""
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    rulebook = commands.add_parser(
+        "rulebook",
+        help=summary("rulebook"),
+        description=HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    rulebook.add_argument(
+        "--rules",
+        metavar="R",
+        default="standard",
+        help="the rule set: a bundled name or a file (default: standard)",
+    )
+    rulebook.add_argument("--against", metavar="R2", help="mark what differs from this rule set")
+    rulebook.add_argument(
+        "--board",
+        metavar="B",
+        help="the board the page's game end is read from (default: the scenarios', usa)",
+    )
+    rulebook.add_argument(
+        "--template", metavar="T", help="a Jinja2 template of your own (default: evlogic's)"
+    )
+    rulebook.add_argument(
+        "-o", "--output", metavar="PAGE.html", default="-", help="default: standard output"
+    )
+    rulebook.add_argument(
+        "--pdf", metavar="PAGE.pdf", help="also print the page to PDF (A4) through chromium"
+    )
+    add_limit_options(rulebook, 300.0)
+    rulebook.set_defaults(run=run, bounded=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    from evlogic.commands.options import board_argument
+    from evlogic.commands.output_file import open_output
+    from evlogic.errors import InputError
+    from evlogic.loading.rulesets import load_rule_set
+    from evlogic.reports.rulebook import TEMPLATE, rulebook_page
+
+    rules = load_rule_set(args.rules, Path.cwd())
+    against = load_rule_set(args.against, Path.cwd()) if args.against else None
+    board = board_argument(args.board or "usa")
+    template = Path(args.template) if args.template else TEMPLATE
+    if not template.is_file():
+        raise InputError("--template", f"no file {args.template!r}")
+
+    def end(of: object) -> int:
+        game_end = getattr(of, "game_end", None)
+        return board.game_end if game_end is None else int(game_end)
+
+    page = rulebook_page(rules, end(rules), template, against, end(against) if against else 0)
+    if args.output == "-":
+        sys.stdout.write(page)
+    else:
+        with open_output(args.output) as out:
+            out.write(page)
+    if args.pdf:
+        from evlogic.reports.pdf import print_pdf
+
+        print_pdf(page, args.pdf)
+    return 0

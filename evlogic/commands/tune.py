@@ -1,0 +1,166 @@
+"""evlogic tune: search rule numbers for the fairest game that keeps the
+rules' promises."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from contextlib import ExitStack
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from evlogic.commands import summary
+from evlogic.commands.options import MAX_JOBS, add_format_option, board_argument, whole
+from evlogic.limits import add_memory_option
+
+if TYPE_CHECKING:
+    from evlogic.loading.space import Space
+
+HELP = """\
+Search the numbers of a rule set for the fairest game that keeps the rules'
+promises. SPACE.yaml names a base rule set, the values to try, what to
+minimise and what every reported candidate must satisfy:
+
+  extends: standard
+  search:
+    siege_penalty: [5, 10, 15]
+    tiers: {3: [10, 15, 20], 4: [20, 25, 30]}
+  objectives: [first_seat_advantage, home_spread]
+  require:
+    properties: [own-monotone]        # proved by check over every position
+    bonus_decides: {at_least: 0.2}    # the regional rules must matter in play
+
+Candidates are played as balance plays them, on the same deals and seeds;
+a budget smaller than every candidate's games is spent by successive
+halving. Prints the Pareto front: each candidate's numbers, each objective
+with its 95% interval, which requirements were proved or met, its distance
+from the base; -o writes the best as a rule set file (docs/tune.md)."""
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    from evlogic.commands.play import add_play_options
+
+    tune = commands.add_parser(
+        "tune",
+        help=summary("tune"),
+        description=HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    tune.add_argument("space", metavar="SPACE.yaml", help="the space to search")
+    add_play_options(tune, balance=True, rules=False)
+    tune.add_argument(
+        "--games",
+        type=whole(1, 1_000_000),
+        default=200,
+        metavar="K",
+        help="the most games a candidate plays (default 200)",
+    )
+    tune.add_argument(
+        "--budget",
+        type=whole(1, 100_000_000),
+        metavar="GAMES",
+        help="games in all (default: every candidate its K games, for spaces of up to "
+        "32 candidates)",
+    )
+    tune.add_argument(
+        "--seed", type=whole(-(2**63), 2**63 - 1), default=0, metavar="S", help="default 0"
+    )
+    where = tune.add_mutually_exclusive_group()
+    where.add_argument(
+        "--jobs", type=whole(1, MAX_JOBS), default=1, metavar="N", help="worker processes"
+    )
+    where.add_argument("--dask", metavar="ADDRESS", help="run the games on a Dask cluster")
+    tune.add_argument(
+        "--check-timeout",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="seconds each property proof may take (default 60); past it: unknown",
+    )
+    tune.add_argument("-o", "--output", metavar="BEST.yaml", help="write the best candidate")
+    tune.add_argument("--report", metavar="REPORT.html", help="also write a page with charts")
+    add_format_option(tune)
+    add_memory_option(tune)
+    tune.set_defaults(run=run)
+
+
+#: Spaces tune plays whole without being given a budget.
+DEFAULT_BUDGET_CANDIDATES = 32
+
+
+def run(args: argparse.Namespace) -> int:
+    import yaml
+
+    from evlogic.commands.output_file import open_output
+    from evlogic.errors import InputError
+    from evlogic.loading.space import load_space
+    from evlogic.play.agents import load_agents
+    from evlogic.play.table import deal
+    from evlogic.play.tune import TuneOptions, tune
+    from evlogic.reports.render import json_text
+    from evlogic.reports.tune import rule_set_mapping, tune_document, tune_to_text
+
+    space_path = Path(args.space)
+    if not space_path.is_file():
+        raise InputError(args.space, "no such file")
+    space = load_space(space_path)
+    board = board_argument(args.board or "usa")
+    players = args.players if args.players is not None else 4
+    agents = load_agents(args.agents, players)
+    deal(board, space.base, agents, args.order, args.seed)  # too many players: an error now
+    count = len(space.candidates)
+    budget = args.budget
+    if budget is None:
+        if count > DEFAULT_BUDGET_CANDIDATES:
+            raise InputError(
+                "--budget",
+                f"the space holds {count} candidates (more than {DEFAULT_BUDGET_CANDIDATES}): "
+                "say how many games to play in all",
+            )
+        budget = count * args.games
+    if budget < count:
+        raise InputError("--budget", f"{budget} games cannot play each of {count} candidates once")
+    options = TuneOptions(
+        board, args.agents, players, args.order, args.games, budget, args.seed, args.check_timeout
+    )
+    with ExitStack() as stack:
+        from evlogic.commands.balance import _progress_bar
+
+        bar = stack.enter_context(_progress_bar(budget))
+        result = tune(
+            space,
+            options,
+            jobs=args.jobs if args.dask is None else None,
+            dask_address=args.dask,
+            progress=bar,
+        )
+    document = tune_document(space, options, result)
+    if args.output is not None and result.best is not None:
+        best = result.front[result.best].candidate
+        mapping = rule_set_mapping(best, _reference_from(space, args.output))
+        with open_output(args.output) as out:
+            out.write(f"# The best candidate evlogic tune found in {args.space}\n")
+            out.write(yaml.safe_dump(mapping, sort_keys=False))
+    if args.report is not None:
+        from evlogic.reports.tune_page import tune_page
+
+        with open_output(args.report) as page:
+            page.write(tune_page(document, result, board))
+    if args.format == "json":
+        sys.stdout.write(json_text(document) + "\n")
+    else:
+        sys.stdout.write(tune_to_text(document))
+    return 0
+
+
+def _reference_from(space: Space, output: str) -> str:
+    """The base rule set as the written file must name it: a bundled name
+    stays, a path is made relative to the file's folder."""
+    import os
+
+    from evlogic.loading.rulesets import bundled_rule_sets
+
+    if space.base_reference in bundled_rule_sets():
+        return str(space.base_reference)
+    base = (Path(space.source).parent / space.base_reference).resolve()
+    return os.path.relpath(base, Path(output).resolve().parent)

@@ -1,0 +1,179 @@
+"""Many played games a rule set, on the same deals: the games behind
+``evlogic balance``.
+
+Game ``i`` has the same seed under every rule set (evlogic.play.table.game_seed):
+the same homes and the same tie-break orders, so what differs between rule
+sets is the rules' doing (common random numbers).  Games run in chunks, in
+this process, on worker processes (``jobs``) or on a Dask cluster, and come
+back in order: the output is the same however they ran.  Each game is a
+record, the line ``--games-out`` writes; evlogic.reports.balance sums
+records up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from dataclasses import dataclass
+from typing import Any
+
+from evlogic.errors import InputError
+from evlogic.loading.boards import Board
+from evlogic.loading.rulesets import RuleSet
+from evlogic.play.agents import Agent, load_agents
+from evlogic.play.engine import play
+from evlogic.play.table import Order, deal, game_seed
+
+#: Games a task plays (one rule set, consecutive games).
+CHUNK = 10
+
+#: Tasks a worker process runs before a fresh one takes over (clingo keeps
+#: every symbol it makes: a fresh process gives the memory back).
+TASKS_PER_WORKER = 20
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What every game of a run shares.  ``agents`` as typed (--agents),
+    read again in each worker process."""
+
+    board: Board
+    rule_sets: tuple[RuleSet, ...]
+    agents: str
+    players: int
+    order: Order
+    games: int
+    seed: int
+    first: int = 0  # the first game's number: games first .. first + games - 1
+
+
+Record = dict[str, Any]
+
+
+def play_games(
+    setup: Setup,
+    jobs: int | None = None,
+    dask_address: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[Record]:
+    """Every game's record, rule set by rule set, game by game."""
+    tasks = [
+        (rules, start, min(start + CHUNK, setup.first + setup.games))
+        for rules in range(len(setup.rule_sets))
+        for start in range(setup.first, setup.first + setup.games, CHUNK)
+    ]
+    with ExitStack() as stack:
+        results: Iterator[list[Record]]
+        if dask_address is not None:
+            results = _on_dask(stack, setup, tasks, dask_address)
+        elif jobs is not None and jobs > 1:
+            results = _on_workers(stack, setup, tasks, jobs)
+        else:
+            agents = load_agents(setup.agents, setup.players)
+            results = (play_chunk(setup, agents, *task) for task in tasks)
+        for records in results:
+            yield from records
+            if progress is not None:
+                progress(len(records))
+
+
+def play_chunk(
+    setup: Setup, agents: tuple[Agent, ...], rules: int, start: int, stop: int
+) -> list[Record]:
+    """The records of games ``start`` to ``stop`` under rule set ``rules``."""
+    from evlogic.reports.play import players_of
+
+    rule_set = setup.rule_sets[rules]
+    records = []
+    for game in range(start, stop):
+        played = play(deal(setup.board, rule_set, agents, setup.order, game_seed(setup.seed, game)))
+        records.append(
+            {
+                "rules": rule_set.name,
+                "game": game,
+                "seed": played.table.seed,
+                "players": players_of(played),
+                "moves": [
+                    {"turn": move.turn, "player": move.player, "state": move.state}
+                    for move in played.moves
+                ],
+                "final": played.report.to_dict(),
+            }
+        )
+    return records
+
+
+# --- worker processes ------------------------------------------------------------------
+
+_worker_agents: dict[str, tuple[Agent, ...]] = {}
+
+
+def _worker_chunk(setup: Setup, rules: int, start: int, stop: int) -> list[Record] | InputError:
+    """A task on a worker: its records, or the InputError that stopped it
+    (an agent that chose two states), sent back as a value to be raised."""
+    try:
+        agents = _worker_agents.get(setup.agents)
+        if agents is None:
+            agents = _worker_agents[setup.agents] = load_agents(setup.agents, setup.players)
+        return play_chunk(setup, agents, rules, start, stop)
+    except InputError as error:
+        return error
+
+
+def _raised(result: list[Record] | InputError) -> list[Record]:
+    if isinstance(result, InputError):
+        raise result
+    return result
+
+
+def _on_workers(
+    stack: ExitStack, setup: Setup, tasks: list[tuple[int, int, int]], jobs: int
+) -> Iterator[list[Record]]:
+    from evlogic.batch.workers import Lost, Workers
+
+    load_agents(setup.agents, setup.players)  # errors here, once, not in a worker
+    workers = stack.enter_context(Workers(jobs, tasks_per_worker=TASKS_PER_WORKER))
+    pending = iter(enumerate(tasks))
+    done: dict[int, list[Record]] = {}
+    submitted = 0
+    for _ in range(2 * jobs):
+        item = next(pending, None)
+        if item is not None:
+            workers.submit(item[0], _worker_chunk, setup, *item[1])
+            submitted += 1
+    for wanted in range(len(tasks)):
+        while wanted not in done:
+            key, result = workers.next_result()
+            if isinstance(result, Lost):
+                raise InputError("--jobs", f"a worker process failed: {result.reason}")
+            done[key] = result  # type: ignore[index]
+            item = next(pending, None)
+            if item is not None:
+                workers.submit(item[0], _worker_chunk, setup, *item[1])
+        yield _raised(done.pop(wanted))
+
+
+# --- a Dask cluster --------------------------------------------------------------------
+
+
+def _on_dask(
+    stack: ExitStack, setup: Setup, tasks: list[tuple[int, int, int]], address: str
+) -> Iterator[list[Record]]:
+    from evlogic.batch.runner import _dask_client
+
+    load_agents(setup.agents, setup.players)
+    client = stack.enter_context(_dask_client(address))
+    window = 64
+    futures: list[Any] = []
+    position = 0
+    while position < len(tasks) or futures:
+        while position < len(tasks) and len(futures) < window:
+            futures.append(client.submit(_worker_chunk, setup, *tasks[position], pure=False))
+            position += 1
+        future = futures.pop(0)
+        try:
+            result = future.result()
+        except Exception as error:
+            what = type(error).__name__
+            raise InputError("--dask", f"a game failed on the cluster ({what})") from None
+        yield _raised(result)

@@ -1,0 +1,126 @@
+"""A played game as the reports print it: the move log and the final report.
+
+Nothing is scored here: the totals are the rules' (rules/play/moves.lp),
+the final report is score's (evlogic.reports.score).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import yaml
+
+from evlogic.loading.rulesets import bundled_rule_sets
+from evlogic.play.engine import PlayedGame
+from evlogic.reports.render import json_text, to_text
+from evlogic.resources import bundled_boards, display_path
+
+
+def players_of(game: PlayedGame) -> list[dict[str, str]]:
+    return [
+        {"name": seat.name, "home": seat.home, "agent": seat.agent.name}
+        for seat in game.table.seats
+    ]
+
+
+def play_to_dict(game: PlayedGame) -> dict[str, object]:
+    """The ``play --format json`` document (docs/formats.md)."""
+    table = game.table
+    return {
+        "board": table.board.name,
+        "rules": table.rules.name,
+        "seed": table.seed,
+        "order": table.order,
+        "players": players_of(game),
+        "moves": [
+            {
+                "turn": move.turn,
+                "player": move.player,
+                "state": move.state,
+                "gain": move.gain,
+                "totals": move.totals,
+            }
+            for move in game.moves
+        ],
+        "final": game.report.to_dict(),
+    }
+
+
+def play_to_json(game: PlayedGame) -> str:
+    return json_text(play_to_dict(game))
+
+
+def play_to_text(game: PlayedGame) -> str:
+    table = game.table
+    names = [seat.name for seat in table.seats]
+    lines = [
+        f"{table.board.name}, rules {table.rules.name}, {table.order} order, seed {table.seed}",
+        "",
+    ]
+    for seat in table.seats:
+        lines.append(f"  {seat.name}: home {seat.home}, agent {seat.agent.name}")
+    lines.append("")
+    header = ["Turn", "Player", "State", "Gain", *names]
+    rows = [header] + [
+        [
+            str(move.turn),
+            move.player,
+            move.state,
+            f"+{move.gain}" if move.gain > 0 else str(move.gain),
+            *(str(move.totals[name]) for name in names),
+        ]
+        for move in game.moves
+    ]
+    widths = [max(len(row[c]) for row in rows) for c in range(len(header))]
+    for row in rows:
+        cells = [
+            cell.ljust(width) if column in (1, 2) else cell.rjust(width)
+            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append("  ".join(cells).rstrip())
+    if not game.moves:
+        lines.append("(no moves: the game had already ended)")
+    lines.append("")
+    return "\n".join(lines) + "\n" + to_text(game.report)
+
+
+def final_game_yaml(game: PlayedGame, path: str) -> str:
+    """The final position as a game file at ``path``: board and rules by
+    bundled name or by a path relative to the file, each player's states in
+    the order they were won."""
+    folder = Path(path).resolve().parent
+    board = game.table.board
+    bundled = board.source in bundled_boards()
+    document: dict[str, object] = {
+        "board": board.source if bundled else _relative(board.source, folder)
+    }
+    rules = game.table.rules
+    rule_sets = bundled_rule_sets()
+    if rules.name in rule_sets and display_path(rule_sets[rules.name]) == rules.source:
+        if rules.name != "standard":
+            document["rules"] = rules.name
+    else:
+        document["rules"] = _relative(rules.source, folder)
+    players = [
+        {
+            "name": player.name,
+            "home": player.home,
+            "states": [state for state in player.states if state != player.home],
+        }
+        for player in game.final.players
+    ]
+    heading = (
+        f"# Played by evlogic play: {game.table.order} order, seed {game.table.seed}; "
+        "states in the order won.\n"
+    )
+    top = yaml.safe_dump(document, sort_keys=False, allow_unicode=True)
+    rows = "".join(
+        "  - " + yaml.safe_dump(player, default_flow_style=True, width=10**6, sort_keys=False)
+        for player in players
+    )
+    return heading + top + "players:\n" + rows
+
+
+def _relative(source: str, folder: Path) -> str:
+    return os.path.relpath(Path(source).resolve(), folder)

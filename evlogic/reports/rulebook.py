@@ -1,0 +1,468 @@
+"""The rulebook's Scoring & Regions page for a rule set, every number and
+every diagram from the solver.
+
+A template (Jinja2, autoescaped; evlogic/templates/rulebook.html.j2 ships
+with evlogic, a designer may pass their own) writes the page's words; what
+it prints comes from here: the rule set's numbers (the facts the rules
+read) and the rulebook's scenarios (``examples/rulebook/*.yaml``, or files
+the template names) scored and explained by the rules, drawn by
+``evlogic diagram``.  Nothing is scored in this module or in the template.
+
+Every figure is a :class:`Figure`: a value and, with ``--against R2``, R2's
+value for the same place on the page; where they differ, the figure prints
+inside ``<mark title="R2: ...">``, diagrams too, so a designer sees which
+sentences a rule change touches.  A placeholder the engine cannot fill (an
+unknown scenario or player, a figure no report has) is an InputError naming
+the template's line, never a blank.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from evlogic.errors import InputError, quote
+from evlogic.loading.games import Game, load_game
+from evlogic.loading.rulesets import RuleSet
+from evlogic.reports.explain import Explanation, explain_game
+from evlogic.resources import display_path, examples_dir
+
+#: The template that ships with evlogic.
+TEMPLATE = Path(__file__).resolve().parent.parent / "templates" / "rulebook.html.j2"
+
+
+# --- figures -----------------------------------------------------------------------------
+
+
+def _minus(number: int) -> str:
+    return f"\u2212{-number}" if number < 0 else str(number)
+
+
+FORMATS: dict[str, Callable[[Any], str]] = {
+    "plain": lambda value: _minus(value) if isinstance(value, int) else str(value),
+    "signed": lambda value: f"+{value}" if value > 0 else _minus(value),
+    "negated": lambda value: _minus(-value) if value else "0",
+    "list": lambda value: " + ".join(value),
+    "words": lambda value: _and(value),
+    "ordinal": lambda value: _ordinal(value),
+}
+
+
+def _ordinal(number: int) -> str:
+    if 10 <= number % 100 <= 20:
+        return f"{number}th"
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def _and(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A number (or a list of ids, or a word) on the page, with the value
+    of the rule set compared against (``other``; ``against`` names it)."""
+
+    value: Any
+    other: Any = None
+    against: str | None = None
+    form: str = "plain"
+    names: Mapping[str, str] | None = None  # state id -> name, for .named
+
+    def _as(self, form: str) -> Figure:
+        return Figure(self.value, self.other, self.against, form, self.names)
+
+    @property
+    def named(self) -> Figure:
+        """States by name: ``Kentucky``, ``Indiana and West Virginia``."""
+        return self._as("named")
+
+    @property
+    def signed(self) -> Figure:
+        """``+25``, ``−10``, ``0``."""
+        return self._as("signed")
+
+    @property
+    def negated(self) -> Figure:
+        """A penalty as it is taken off: ``−20``."""
+        return self._as("negated")
+
+    @property
+    def joined(self) -> Figure:
+        """States as ``KY + IN + WV``."""
+        return self._as("list")
+
+    @property
+    def words(self) -> Figure:
+        """States as ``VA and MO``."""
+        return self._as("words")
+
+    @property
+    def ordinal(self) -> Figure:
+        """``36th``."""
+        return self._as("ordinal")
+
+    @property
+    def differs(self) -> bool:
+        return self.against is not None and self.other != self.value
+
+    def _text(self, value: Any) -> str:
+        if self.form == "named":
+            names = self.names or {}
+            if isinstance(value, list):
+                return _and([names.get(item, item) for item in value])
+            return names.get(value, str(value))
+        return FORMATS[self.form](value)
+
+    def __str__(self) -> str:
+        return self._text(self.value)
+
+    def __html__(self) -> str:
+        text = escape(str(self) or "(none)" if self.differs else str(self))
+        if not self.differs:
+            return str(text)
+        theirs = self._text(self.other) if self.other is not None else "none"
+        return str(Markup('<mark title="{}: {}">{}</mark>').format(self.against, theirs, text))
+
+    # Templates compare figures with numbers (``{% if rules.links > 1 %}``).
+    def __eq__(self, other: object) -> bool:
+        return self.value == (other.value if isinstance(other, Figure) else other)
+
+    def __hash__(self) -> int:
+        return hash(str(self.value))
+
+    def __lt__(self, other: object) -> bool:
+        return bool(self.value < (other.value if isinstance(other, Figure) else other))
+
+    def __gt__(self, other: object) -> bool:
+        return bool(self.value > (other.value if isinstance(other, Figure) else other))
+
+    def __bool__(self) -> bool:
+        return bool(self.value)
+
+    def __len__(self) -> int:
+        return len(self.value)
+
+    def __iter__(self) -> Iterator[Figure]:
+        """A list's items, each a figure (unmarked: the list is marked whole)."""
+        return iter(Figure(item, names=self.names) for item in self.value)
+
+
+def _figure(mine: Any, theirs: Any, against: str | None) -> Figure:
+    return Figure(mine, theirs, against)
+
+
+# --- the rule set ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RulesView:
+    """The rule set's numbers, as the rules read them (RuleSet.program)."""
+
+    name: Figure
+    tiers: list[tuple[Figure, Figure]]  # (region size, bonus), by size
+    largest_tier: Figure
+    siege_penalty: Figure
+    links: Figure
+    swing_multiplier: Figure
+    home_swing: Figure
+    union: Figure  # every core's region counts
+    game_end: Figure
+
+
+def rules_view(rules: RuleSet, game_end: int, other: RuleSet | None, other_end: int) -> RulesView:
+    against = other.name if other is not None else None
+
+    def pair(mine: Any, theirs: Any) -> Figure:
+        return _figure(mine, theirs if other is not None else None, against)
+
+    theirs = dict(other.tiers) if other is not None else {}
+    tiers = [(Figure(size), pair(bonus, theirs.get(size))) for size, bonus in rules.tiers]
+    largest = max(size for size, _ in rules.tiers)
+    return RulesView(
+        name=Figure(rules.name),
+        tiers=tiers,
+        largest_tier=pair(largest, max(theirs) if theirs else None),
+        siege_penalty=pair(rules.siege_penalty, other and other.siege_penalty),
+        links=pair(rules.links_needed, other and other.links_needed),
+        swing_multiplier=pair(rules.swing_multiplier, other and other.swing_multiplier),
+        home_swing=pair(rules.home_swing, other and other.home_swing),
+        union=pair(rules.region == "union", other is not None and other.region == "union"),
+        game_end=pair(game_end, other_end if other is not None else None),
+    )
+
+
+# --- scenarios ---------------------------------------------------------------------------
+
+
+class PlayerView:
+    """One player of a scenario: the figures ``explain`` gives, each a
+    :class:`Figure`."""
+
+    def __init__(
+        self,
+        mine: Explanation,
+        theirs: Explanation | None,
+        against: str | None,
+        names: Mapping[str, str],
+    ) -> None:
+        self._mine, self._theirs, self._against, self._names = mine, theirs, against, names
+
+    def _pair(self, read: Callable[[Explanation], Any]) -> Figure:
+        other = read(self._theirs) if self._theirs is not None else None
+        return Figure(read(self._mine), other, self._against, names=self._names)
+
+    def __getattr__(self, name: str) -> Figure:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        reader = _PLAYER_FIGURES.get(name)
+        if reader is None:
+            raise AttributeError(name)
+        return self._pair(reader)
+
+    def face_of(self, state: str) -> Figure:
+        """What ``state`` scores for this player (face EV, times the
+        multiplier when swing)."""
+        return self._pair(lambda e: e.worth.get(state, (None, None))[0])
+
+    def links_of(self, state: str) -> Figure:
+        """The region states ``state`` touched when it joined, or touches
+        when it is left out."""
+
+        def read(explanation: Explanation) -> list[str]:
+            for join in explanation.joins:
+                if join.state == state:
+                    return sorted(join.links)
+            for excluded in explanation.excluded:
+                if excluded.state == state:
+                    return sorted(excluded.links)
+            return []
+
+        return self._pair(read)
+
+    def joins(self, state: str) -> Figure:
+        """Whether ``state`` is in the region."""
+        return self._pair(lambda e: state in e.score.region)
+
+
+def _siege_cut(explanation: Explanation) -> int:
+    """How much of the bonus the siege takes, in percent (rounded)."""
+    bonus = explanation.score.region_bonus
+    if bonus == 0:
+        return 0
+    return round(100 * (bonus - explanation.score.net_bonus) / bonus)
+
+
+_PLAYER_FIGURES: dict[str, Callable[[Explanation], Any]] = {
+    "name": lambda e: e.player,
+    "home": lambda e: e.score.home,
+    "states": lambda e: [s for s in e.score.states if s != e.score.home],
+    "owned": lambda e: [e.score.home, *(s for s in e.score.states if s != e.score.home)],
+    "face_ev": lambda e: e.score.face_ev,
+    "core": lambda e: list(e.score.core),
+    "core_pair": lambda e: list(e.score.core[1:]),
+    "region": lambda e: list(e.score.region),
+    "region_size": lambda e: len(e.score.region),
+    "region_bonus": lambda e: e.score.region_bonus,
+    "siege": lambda e: list(e.score.siege),
+    "siege_count": lambda e: len(e.score.siege),
+    "siege_penalty": lambda e: e.score.siege_penalty,
+    "net_bonus": lambda e: e.score.net_bonus,
+    "siege_cut_percent": _siege_cut,
+    "total": lambda e: e.score.total,
+    "excluded": lambda e: [x.state for x in e.excluded],
+    "joined": lambda e: [j.state for j in e.joins],
+}
+
+
+class ScenarioView:
+    """A scenario (a game file) under the rule set: its players by name, its
+    winners and its diagrams."""
+
+    def __init__(self, name: str, game: Game, other: Game | None, against: str | None) -> None:
+        self.name = name
+        self._game, self._other, self._against = game, other, against
+        self._explained: dict[str, PlayerView] = {}
+
+    def player(self, name: str | None = None) -> PlayerView:
+        """A player by name (default: the first)."""
+        names = [player.name for player in self._game.players]
+        name = names[0] if name is None else name
+        if name not in names:
+            raise LookupError(f"scenario {self.name!r} has no player {name!r}")
+        if name not in self._explained:
+            mine = explain_game(self._game, name)
+            theirs = explain_game(self._other, name) if self._other is not None else None
+            self._explained[name] = PlayerView(mine, theirs, self._against, self._names())
+        return self._explained[name]
+
+    @property
+    def you(self) -> PlayerView:
+        return self.player()
+
+    def _names(self) -> dict[str, str]:
+        return {state.id: state.name for state in self._game.board.states.values()}
+
+    def name_of(self, state: str) -> Figure:
+        """A state's name on the board."""
+        if state not in self._game.board.states:
+            raise LookupError(f"scenario {self.name!r}'s board has no state {state!r}")
+        return Figure(state, names=self._names()).named
+
+    def neighbours(self, state: str) -> Figure:
+        """The board's neighbours of ``state``, sorted (the board's data)."""
+        states = self._game.board.states
+        if state not in states:
+            raise LookupError(f"scenario {self.name!r}'s board has no state {state!r}")
+        return Figure(sorted(states[state].neighbors), names=self._names())
+
+    def diagram(self, name: str | None = None, focus: bool = True) -> Markup:
+        """The player's diagram, as ``evlogic diagram --focus`` draws it
+        (inline SVG); marked whole when the rule set compared against draws
+        it otherwise."""
+        from evlogic.drawing.diagram import draw_diagram
+
+        names = [player.name for player in self._game.players]
+        name = names[0] if name is None else name
+        if name not in names:
+            raise LookupError(f"scenario {self.name!r} has no player {name!r}")
+        prefix = "d" + hashlib.sha1(f"{self.name}\0{name}".encode()).hexdigest()[:8] + "-"
+        mine = _svg_body(draw_diagram(self._game, name, focus=focus), prefix)
+        if self._other is None:
+            return Markup(mine)
+        theirs = _svg_body(draw_diagram(self._other, name, focus=focus), prefix)
+        if theirs == mine:
+            return Markup(mine)
+        title = f"{self._against} draws this diagram otherwise"
+        return Markup('<mark class="diagram" title="{}">').format(title) + Markup(mine + "</mark>")
+
+
+def _svg_body(svg: str, prefix: str) -> str:
+    """The SVG element alone (no XML declaration), for inline use, its
+    pattern ids made the diagram's own (a page holds several)."""
+    start = svg.find("<svg")
+    body = svg[start:] if start >= 0 else svg
+    for pattern in ("hatch", "dots"):
+        body = body.replace(f'id="{pattern}"', f'id="{prefix}{pattern}"')
+        body = body.replace(f"url(#{pattern})", f"url(#{prefix}{pattern})")
+    return body
+
+
+class Scenarios:
+    """``scenario(NAME)`` in a template: a bundled rulebook scenario by name
+    (``diagram-4-siege``), or a game file relative to the template."""
+
+    def __init__(self, rules: RuleSet, other: RuleSet | None, folder: Path) -> None:
+        self._rules, self._other, self._folder = rules, other, folder
+        self._read: dict[str, ScenarioView] = {}
+
+    def __call__(self, name: str) -> ScenarioView:
+        if name not in self._read:
+            path = self._path(name)
+            game = load_game(path, display_path(path), self._rules)
+            other = load_game(path, display_path(path), self._other) if self._other else None
+            against = self._other.name if self._other is not None else None
+            self._read[name] = ScenarioView(name, game, other, against)
+        return self._read[name]
+
+    def _path(self, name: str) -> Path:
+        bundled = examples_dir() / "rulebook" / f"{name}.yaml"
+        if "/" not in name and not name.endswith((".yaml", ".yml")):
+            if bundled.is_file():
+                return bundled
+            known = ", ".join(sorted(p.stem for p in (examples_dir() / "rulebook").glob("*.yaml")))
+            raise LookupError(f"no scenario {name!r} (bundled: {known}; or a game file's path)")
+        path = self._folder / name
+        if not path.is_file():
+            raise LookupError(f"no scenario file {name!r} beside the template")
+        return path
+
+
+# --- the page ----------------------------------------------------------------------------
+
+
+def rulebook_page(
+    rules: RuleSet,
+    game_end: int,
+    template: Path = TEMPLATE,
+    against: RuleSet | None = None,
+    against_end: int = 0,
+) -> str:
+    """The page for ``rules`` (``against``: marks where it differs)."""
+    import jinja2
+
+    class Unfilled(jinja2.StrictUndefined):
+        """A placeholder nothing fills: an error that says what would."""
+
+        @property
+        def _undefined_message(self) -> str:
+            owner, name = self._undefined_obj, self._undefined_name
+            if isinstance(owner, (PlayerView, RulesView, ScenarioView)):
+                return f"{_OWNERS[type(owner)]} has no {name!r} ({_fillers(owner)})"
+            return str(super()._undefined_message)
+
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(template.parent)),
+        autoescape=True,
+        undefined=Unfilled,
+        keep_trailing_newline=True,
+    )
+    context = {
+        "rules": rules_view(rules, game_end, against, against_end),
+        "against": against.name if against is not None else None,
+        "scenario": Scenarios(rules, against, template.parent),
+    }
+    try:
+        return environment.get_template(template.name).render(context)
+    except jinja2.TemplateSyntaxError as error:
+        what = error.message or "syntax error"
+        raise InputError(display_path(template), what, line=error.lineno) from None
+    except (jinja2.UndefinedError, LookupError, AttributeError, TypeError) as error:
+        line = _template_line(sys.exc_info()[2], template)
+        raise InputError(display_path(template), _said(error), line=line) from None
+
+
+_OWNERS: dict[type, str] = {
+    PlayerView: "a scenario's player",
+    RulesView: "the rule set",
+    ScenarioView: "a scenario",
+}
+
+
+def _fillers(owner: object) -> str:
+    """What a template may ask of ``owner``."""
+    if isinstance(owner, PlayerView):
+        names = [*sorted(_PLAYER_FIGURES), "face_of(S)", "links_of(S)", "joins(S)"]
+    elif isinstance(owner, RulesView):
+        names = list(RulesView.__dataclass_fields__)
+    else:
+        names = ["you", "player(NAME)", "diagram(NAME)", "name_of(S)", "neighbours(S)"]
+    return "it has " + ", ".join(names)
+
+
+def _said(error: Exception) -> str:
+    text = str(error.args[0]) if error.args else type(error).__name__
+    if isinstance(error, KeyError):
+        return f"no {quote(text)}"
+    return text
+
+
+def _template_line(trace: TracebackType | None, template: Path) -> int | None:
+    """The template's line the error was raised at: Jinja gives the frames
+    of a template the template's file name and line numbers."""
+    line = None
+    while trace is not None:
+        if Path(trace.tb_frame.f_code.co_filename).resolve() == template.resolve():
+            line = trace.tb_lineno
+        trace = trace.tb_next
+    return line

@@ -1,0 +1,159 @@
+"""evlogic tune: on a board small enough to play every candidate whole, the
+front is the brute-force front; a candidate that breaks a required
+property never passes; the same seed gives the same answer with any jobs;
+bad spaces are one line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import REPO
+from evlogic.loading.boards import load_board
+from evlogic.loading.space import load_space
+from evlogic.play.balance import Setup, play_games
+
+LAKELAND = str(REPO / "examples" / "lakeland" / "board.yaml")
+
+SPACE = {
+    "extends": "standard",
+    "search": {"siege_penalty": [0, 5, 15], "tiers": {3: [5, 25]}},
+    "objectives": ["first_seat_advantage", "seat_spread"],
+}
+
+
+def write(tmp_path: Path, space: dict, name: str = "space.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(yaml.safe_dump(space, sort_keys=False))
+    return path
+
+
+def tune(cli, *args: str) -> dict:
+    result = cli("tune", *args, "--board", LAKELAND, "--players", "2", "--format", "json")
+    assert result.code == 0, result.err
+    return result.json()
+
+
+def plain_objectives(records: list[dict]) -> tuple[float, float]:
+    """Seat 1's distance from a fair share and the seat spread, recounted."""
+    seats = [0.0, 0.0]
+    for record in records:
+        winners = record["final"]["winners"]
+        for index, player in enumerate(record["final"]["players"]):
+            if player["name"] in winners:
+                seats[index] += 1 / len(winners)
+    rates = [s / len(records) for s in seats]
+    return round(abs(rates[0] - 0.5), 6), round(max(rates) - min(rates), 6)
+
+
+def test_the_front_is_the_brute_force_front(cli, tmp_path):
+    path = write(tmp_path, SPACE)
+    document = tune(cli, path, "--games", "30", "--seed", "4")
+    assert document["candidates_tried"] == 6
+    assert document["games_played"] == 6 * 30
+    space = load_space(path)
+    board = load_board(LAKELAND)
+    points = {}
+    for candidate in space.candidates:
+        setup = Setup(board, (candidate.rules,), "greedy", 2, "snake", 30, 4)
+        points[candidate.rules.name] = plain_objectives(list(play_games(setup)))
+
+    def dominated(name: str) -> bool:
+        mine = points[name]
+        return any(
+            all(a <= b for a, b in zip(other, mine, strict=True)) and other != mine
+            for other in points.values()
+        )
+
+    expected = {name for name in points if not dominated(name)}
+    front = {entry["rule_set"]["name"]: entry for entry in document["front"]}
+    assert set(front) == expected
+    for name, entry in front.items():
+        objectives = entry["objectives"]
+        assert (
+            objectives["first_seat_advantage"]["value"],
+            objectives["seat_spread"]["value"],
+        ) == (
+            pytest.approx(points[name][0], abs=1e-6),
+            pytest.approx(points[name][1], abs=1e-6),
+        )
+        for interval in objectives.values():
+            assert interval["low"] <= interval["value"] <= interval["high"]
+    best = document["front"][document["best"]]
+    assert best == min(
+        document["front"],
+        key=lambda e: tuple(e["objectives"][o]["value"] for o in SPACE["objectives"]),
+    )
+
+
+def test_a_candidate_that_breaks_a_required_property_never_passes(cli, tmp_path):
+    # A property that fails for every rule set whose siege penalty is above 5.
+    (tmp_path / "gentle.lp").write_text(
+        "violation :- rule_set(R), param(R, siege_penalty, P), P > 5.\n"
+    )
+    space = {**SPACE, "require": {"properties": [str(tmp_path / "gentle.lp")]}}
+    document = tune(cli, write(tmp_path, space), "--games", "20")
+    assert document["front"]
+    for entry in document["front"]:
+        assert entry["rule_set"]["siege_penalty"] <= 5
+        assert entry["requirements"][str(tmp_path / "gentle.lp")] == "proved"
+
+
+def test_a_play_requirement_keeps_out_what_it_rules_out(cli, tmp_path):
+    space = {**SPACE, "require": {"bonus_decides": {"at_most": 0.0}}}
+    document = tune(cli, write(tmp_path, space), "--games", "20")
+    for entry in document["front"]:
+        assert entry["requirements"]["bonus_decides"] == "met"
+
+
+def test_successive_halving_keeps_to_the_budget(cli, tmp_path):
+    document = tune(cli, write(tmp_path, SPACE), "--games", "40", "--budget", "100")
+    assert document["games_played"] <= 100
+    assert [r["candidates"] for r in document["rounds"]] == sorted(
+        (r["candidates"] for r in document["rounds"]), reverse=True
+    )
+
+
+def test_the_same_seed_gives_the_same_answer_with_any_jobs(cli, tmp_path):
+    path = write(tmp_path, SPACE)
+    one = tune(cli, path, "--games", "20", "--seed", "7")
+    assert tune(cli, path, "--games", "20", "--seed", "7", "--jobs", "2") == one
+
+
+def test_the_best_candidate_is_written_as_a_rule_set_every_command_reads(cli, tmp_path):
+    best = tmp_path / "out" / "best.yaml"
+    best.parent.mkdir()
+    document = tune(cli, write(tmp_path, SPACE), "--games", "10", "-o", best)
+    written = yaml.safe_load(best.read_text())
+    as_json = json.loads(json.dumps(written))  # tier sizes as JSON writes keys
+    assert as_json == document["front"][document["best"]]["rule_set"]
+    score = cli("score", "--rules", best, "--format", "json")
+    assert score.code == 0, score.err
+    assert score.json()["rules"] == written["name"]
+
+
+@pytest.mark.parametrize(
+    ("space", "says"),
+    [
+        ({"search": {"siege": [5]}}, "unknown parameter 'siege'"),
+        ({"search": {"siege_penalty": []}}, "must list at least one value"),
+        ({"search": {"siege_penalty": [-5]}}, "search.siege_penalty[0]"),
+        ({"search": {"siege_penalty": [5]}, "objectives": ["fun"]}, "unknown objective 'fun'"),
+        ({"search": {"tiers": {3: ["x"]}}}, "bonus"),
+        (
+            {"search": {"siege_penalty": [5]}, "require": {"bonus_decides": {"at_least": 2}}},
+            "between 0 and 1",
+        ),
+        ({"search": {"siege_penalty": [5]}, "require": {"properties": ["nope"]}}, "'nope'"),
+        ({"search": {"siege_penalty": list(range(40))}}, "--budget"),
+    ],
+)
+def test_a_bad_space_is_one_line_and_exit_2(cli, tmp_path, space, says):
+    result = cli("tune", write(tmp_path, space), "--board", LAKELAND, "--players", "2")
+    assert result.code == 2, result.out
+    assert len(result.err.strip().splitlines()) == 1, result.err
+    assert says in result.err
+    assert "Traceback" not in result.err
