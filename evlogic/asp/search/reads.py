@@ -13,7 +13,7 @@ that holds.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import clingo
@@ -35,6 +35,11 @@ class AtomsRead:
 
     atoms: tuple[tuple[str, str, int], ...]  # each atom as written, its file and line
     rules: tuple[clingo.ast.AST, ...]  # MARKER(i) :- atom i.
+    #: The property read, whose trees the rules share (each body is one of
+    #: its literals): held with them, so that those trees are not freed on
+    #: the command's thread while the search's thread adds the rules
+    #: (evlogic/asp/program.py).
+    source: UserProgram = field(repr=False, compare=False)
 
     def marker(self, index: int) -> clingo.Symbol:
         """The atom that says atom ``index`` occurs."""
@@ -89,4 +94,4 @@ def atoms_read(program: UserProgram) -> AtomsRead:
             rules.append(clingo.ast.Rule(location, head, [literal]))
             where = location.begin
             atoms.append((str(literal), display_path(Path(where.filename)), where.line))
-    return AtomsRead(tuple(atoms), tuple(rules))
+    return AtomsRead(tuple(atoms), tuple(rules), program)
