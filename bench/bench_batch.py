@@ -88,9 +88,9 @@ def batch(source: Path, target: Path, jobs: int, *rules: str) -> None:
 
 def readable_rules(folder: Path) -> str:
     """The standard rules with an (empty) program of their own: batch then
-    scores with the readable rules of rules/*.lp, as before the compiled
+    scores with the readable rules of rules/scoring/, as before the compiled
     encoding."""
-    (folder / "empty.lp").write_text("% nothing: the standard rules, read by rules/*.lp\n")
+    (folder / "empty.lp").write_text("% nothing: the standard rules, read by rules/scoring/\n")
     (folder / "readable.yaml").write_text("extends: standard\nprograms: [empty.lp]\n")
     return str(folder / "readable.yaml")
 

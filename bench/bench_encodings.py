@@ -2,7 +2,7 @@
 
 `evlogic batch` scores a rule set of parameters only with the compiled
 encoding (rules/batch/) on boards of at most MAX_BLOCKS blocks of 56 states,
-and with the readable rules (rules/*.lp) on larger ones.  For hex boards of
+and with the readable rules (rules/scoring/) on larger ones.  For hex boards of
 growing size this prints, for each encoding, one chunk's wall time (median
 of the runs, the board compiled afresh each run) and the child's peak
 memory, and the compiled encoding's time as a ratio of the readable one's:

@@ -16,7 +16,7 @@ limit then caps each worker there).
 
 Measured in the same run, as baselines: `score_game` in-process on the same
 position; the scoring program with region_order.lp's layer-a-call grounding
-(what every position used before rules/region_layers.lp); a Playwright click
+(what every position used before rules/scoring/region_layers.lp); a Playwright click
 on the page that asks the server nothing (what driving the browser costs).
 
 Server time is the server's own `Server-Timing: app;dur=MS` header, over one

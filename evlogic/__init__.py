@@ -1,6 +1,6 @@
 """evlogic: answer-set scoring rules for an electoral-vote board game.
 
-The rules live in clingo programs (``rules/*.lp``); this package loads
+The rules live in clingo programs (``rules/``); this package loads
 boards and games, turns them into facts, solves, and decodes the model::
 
     from evlogic import score_file

@@ -2,7 +2,7 @@
 
 It reads the rulebook the way a person would, with none of the engine's code:
 plain dicts in, plain dicts out.  It lives in tests/ only; the engine's
-figures come from rules/*.lp.
+figures come from rules/scoring/*.lp.
 """
 
 from __future__ import annotations

@@ -67,7 +67,7 @@ def brute_force(board, rules):
         if besieged:
             facts.append(f"player({g},1).")
             facts += [f"owned({g},1,{n})." for n in neighbors[home] if n not in chosen]
-    facts.append("#show region_size/3.")  # beside the score atoms of rules/output.lp
+    facts.append("#show region_size/3.")  # beside the score atoms of rules/scoring/output.lp
     atoms = atoms_by_position(solve(rules.program() + board_program(board) + "\n".join(facts)))
     expected = defaultdict(
         lambda: {"ways": defaultdict(int), "fewest": {}, "worst": {}, "earn": False, "max": 0}

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import yaml
 
+import evlogic.reports.check
+from evlogic.asp.search import search
 from evlogic.loading.games import load_game
 from evlogic.loading.rulesets import load_rule_set
 from evlogic.reports.score import score_game
+from evlogic.resources import rules_dir
 
 
 def test_a_false_property_gives_a_smallest_counterexample_that_rescores(
@@ -32,6 +37,36 @@ def test_true_properties_are_proved(cli, tmp_path, search_board):
         assert result.code == 0, result.err
         assert result.json()["result"] == "holds", prop
         assert result.json()["counterexample"] is None
+
+
+def test_every_player_properties_answer_as_the_player_0_ones(
+    cli, tmp_path, search_board, monkeypatch
+):
+    """rules/properties/every_player/ holds the bundled properties asked of
+    every player, for rule sets with programs of their own: they must
+    answer as the player 0 ones, which stand for every player when the
+    rules are numbers (and check must load them for such a rule set)."""
+    (tmp_path / "none.lp").write_text("% nothing: a program, so every player is asked\n")
+    (tmp_path / "own.yaml").write_text("name: own\nextends: standard\nprograms: [none.lp]\n")
+    loaded: list[Path] = []
+
+    def recording(board, program, programs, *args, **kwargs):
+        loaded.append(programs.paths[-1])  # (the programs as read, evlogic.asp.program)
+        return search(board, program, programs, *args, **kwargs)
+
+    monkeypatch.setattr(evlogic.reports.check, "search", recording)
+    every = rules_dir() / "properties" / "every_player"
+    for path in sorted(every.glob("*.lp")):
+        answers = []
+        for rules in ("standard", "own.yaml"):
+            result = cli(
+                "check", path.stem, "--board", "board.yaml", "--rules", rules, "--format", "json"
+            )
+            assert result.code == 0, result.err
+            found = result.json()
+            answers.append((found["result"], found["counterexample"], found["smallest"]))
+        assert answers[0] == answers[1] and answers[0][0] == "holds", path.name
+        assert loaded[-1] == path and loaded[-2] == every.parent / path.name
 
 
 def test_bonus_bounds_holds_on_the_default_board_with_four_players(cli):
@@ -140,7 +175,7 @@ def test_the_counterexample_printed_does_not_depend_on_how_the_time_fell(
 ):
     """Time slices change which solves finish first, and so what the solver
     learnt and tries next (here played by random seeds); the answer is still
-    the first smallest counterexample in the fixed order of rules/canonical.lp."""
+    the first smallest counterexample in the fixed order of rules/search/canonical.lp."""
     import evlogic.asp.search.encoding
     from evlogic.loading.boards import load_board
     from evlogic.reports.check import check

@@ -128,14 +128,15 @@ def test_engine_agrees_with_the_plain_scorer_under_any_rule_set(position, varian
 
 # --- the searches' encodings score like the scorer ----------------------------
 
-SEARCH_SCORING = [name for name in SEARCH_RULES if name != "generate.lp"]
+SEARCH_SCORING = [name for name in SEARCH_RULES if name != "search/generate.lp"]
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions(), rule_variants)
 def test_search_encodings_give_the_scorers_totals_and_winners(position, variant):
-    """`check` and `diff` read points and winners_by_points.lp; scoring reads
-    totals.lp.  Both must tell the same story on every position."""
+    """`check` and `diff` read rules/search/points.lp and winners_by_points.lp;
+    scoring reads rules/scoring/totals.lp.  Both must tell the same story on
+    every position."""
     board, players = position
     game = game_under(board, players, within_game_end(variant, players))
     report = score_game(game).to_dict()
@@ -158,7 +159,7 @@ def test_search_encodings_give_the_scorers_totals_and_winners(position, variant)
 @given(big_positions(), rule_variants)
 def test_engine_agrees_with_the_plain_scorer_on_dense_boards_and_lattices(position, variant):
     """Only closures of cores no earlier core covers are grown
-    (rules/cores.lp): every links_needed and region mode must still give the
+    (rules/scoring/cores.lp): every links_needed and region mode must still give the
     plain scorer's core, region and totals."""
     board, players = position
     engine, plain = engine_and_plain(board, players, variant)

@@ -30,7 +30,7 @@ from evlogic.schemas import schema_names, schema_path
 
 README = REPO / "README.md"
 DOCS = REPO / "docs"
-PAGES = [README, *sorted(DOCS.glob("*.md"))]
+PAGES = [README, *sorted(DOCS.glob("*.md")), REPO / "rules" / "README.md"]
 LAKELAND = REPO / "examples" / "lakeland"
 
 CONSOLE = re.compile(r"^```console\n(.*?)^```$", re.S | re.M)

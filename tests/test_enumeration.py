@@ -30,7 +30,7 @@ from evlogic.reports.diff import diff
 STATES = "ABCDEFG"
 
 #: The search's sums of points and changes, which a property may read.
-READ_BY_PROPERTIES = ("points.lp", "compare.lp")
+READ_BY_PROPERTIES = ("search/points.lp", "search/compare.lp")
 
 
 def every_position(players: int, positions: tuple[int, ...] = (0,)) -> str:

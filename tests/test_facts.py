@@ -141,7 +141,7 @@ def test_a_rule_set_s_programs_are_named_and_score_beside_the_facts(cli, tmp_pat
 
 
 def test_the_position_s_facts_are_what_positions_hands_the_rules(cli):
-    """The position as facts is what rules/position_input.lp derives from
+    """The position as facts is what rules/scoring/position_input.lp derives from
     evlogic's @-calls (evlogic.asp.facts.Positions)."""
     game = read_game(str(RULEBOOK / "full-example.yaml"))
     facts = cli("facts", str(RULEBOOK / "full-example.yaml")).out
@@ -159,7 +159,7 @@ def test_the_position_s_facts_are_what_positions_hands_the_rules(cli):
             if atom.symbol.name in position and atom.is_fact
         }
 
-    position_lp = rules_dir() / "position.lp"
+    position_lp = rules_dir() / "scoring" / "position.lp"
     given = atoms(facts, [position_lp])
     handed = atoms(
         board_program(game.board),

@@ -59,7 +59,9 @@ def mentions(paths: list[Path]) -> tuple[set[tuple[str, int]], set[str]]:
 
 
 def test_the_table_of_names_is_what_the_rule_files_use():
-    beside = sorted(rules_dir().glob("*.lp")) + sorted((rules_dir() / "search").glob("*.lp"))
+    # The folders of the rules a user's program is loaded beside (rules/README.md)
+    folders = ("scoring", "explain", "stats", "search")
+    beside = [path for folder in folders for path in sorted((rules_dir() / folder).glob("*.lp"))]
     found, constants = mentions(beside)
     assert found == predicates.EVLOGIC_PREDICATES
     assert constants == predicates.EVLOGIC_CONSTANTS
@@ -91,7 +93,7 @@ def derivers(paths: list[Path]) -> dict[tuple[str, int], set[str]]:
                 name = Path(node.location.begin.filename).relative_to(rules_dir()).as_posix()
                 found.setdefault((atom.symbol.name, len(atom.symbol.arguments)), set()).add(name)
 
-    for path in paths:  # one by one: score.lp includes the others
+    for path in paths:
         clingo.ast.parse_files([str(path)], statement, logger=lambda _code, _message: None)
     return found
 
@@ -103,7 +105,8 @@ def test_the_table_s_roles_are_what_the_rule_files_do_with_the_names():
     and what a property derives for the search never are.  The cone of
     influence (evlogic/asp/cone.py) lets a reduced search read by role, and
     a search loads a file for what it alone derives (Name.loads)."""
-    beside = sorted(rules_dir().glob("*.lp")) + sorted((rules_dir() / "search").glob("*.lp"))
+    folders = ("scoring", "explain", "stats", "search")
+    beside = [path for folder in folders for path in sorted((rules_dir() / folder).glob("*.lp"))]
     derived = derivers(beside)
     table = predicates.PREDICATES
     always = {predicates.FIGURE, predicates.BETWEEN, predicates.SEARCH, predicates.STEP}
@@ -271,7 +274,7 @@ def test_two_choices_of_one_predicate_are_refused(cli, five):
 )
 def test_which_programs_tell_seats_1_and_on_apart(tmp_path, text, alike):
     """The homes of seats 1.. are searched in increasing order only for
-    programs that cannot tell those seats apart (rules/generate.lp)."""
+    programs that cannot tell those seats apart (rules/search/generate.lp)."""
     (tmp_path / "p.lp").write_text(text)
     assert treats_other_seats_alike(read_program([tmp_path / "p.lp"])) is alike
 
@@ -338,7 +341,7 @@ def violated(board, rules, programs: list[Path], players: list[Player]) -> bool:
     facts = rules.program() + board_program(board) + game_program(game)
     # score's rules, and the search's sums of points and changes (points.lp,
     # compare.lp) that a property may read
-    rules_read = rule_paths((*SCORING_RULES, "points.lp", "compare.lp"))
+    rules_read = rule_paths((*SCORING_RULES, "search/points.lp", "search/compare.lp"))
     control = ground(facts, [*rules_read, *programs], ["--models=0"])
     with control.solve(yield_=True) as handle:
         return any(model.contains(clingo.Function("violation")) for model in handle)

@@ -5,12 +5,38 @@ from __future__ import annotations
 
 import json
 import subprocess
+import tomllib
 import venv
 from pathlib import Path
 
 import pytest
 
 from conftest import REPO
+
+
+def rule_files(root: Path) -> set[str]:
+    """The rule files and rule sets under ``root``, as paths relative to it."""
+    return {
+        path.relative_to(root).as_posix()
+        for path in root.rglob("*")
+        if path.is_file() and path.suffix in {".lp", ".yaml"}
+    }
+
+
+def test_the_package_data_holds_every_rule_file():
+    """Every file of rules/, in any folder, is package data of a package the
+    wheel builds (what the slow test below sees installed)."""
+    setuptools = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"]
+    rules = REPO / "rules"
+    shipped = {
+        path.relative_to(rules).as_posix()
+        for package, folder in setuptools["package-dir"].items()
+        if package in setuptools["packages"]
+        for pattern in setuptools["package-data"].get(package, [])
+        for path in (REPO / folder).glob(pattern)
+        if path.is_relative_to(rules)
+    }
+    assert rule_files(rules) - shipped == set()
 
 
 @pytest.mark.slow
@@ -35,6 +61,8 @@ def test_wheel_install_scores_from_another_directory(tmp_path: Path):
         check=True,
     )
     assert str(env_dir) in where.stdout  # the installed copy, not this checkout
+    installed = Path(where.stdout.strip()).parent / "rules"
+    assert rule_files(installed) == rule_files(REPO / "rules")  # every folder ships
     done = subprocess.run(
         [env_dir / "bin" / "evlogic", "score", "--format", "json"],
         capture_output=True,

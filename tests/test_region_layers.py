@@ -1,6 +1,6 @@
 """Two groundings of the region's joining order give the same answer:
-rules/region_layers.lp (every layer in one call, for small regions) and
-rules/region_order.lp (a layer a call), on random boards, positions and rule
+rules/scoring/region_layers.lp (every layer in one call, for small regions) and
+rules/scoring/region_order.lp (a layer a call), on random boards, positions and rule
 sets (see strategies.py)."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Each rules/*.lp file on its own, on tiny boards (clintest).
+"""Each rule file of rules/scoring/, search/ and stats/ on its own, on tiny
+boards (clintest).
 
 Facts are written out by hand here: each test feeds one file exactly the
 input predicates its header names and checks the output predicates.
@@ -77,7 +78,7 @@ POSITION = 'game(0). owned(0,0,"H"). owned(0,1,"C"). owned(0,0,"A").'
 
 def test_position_counts_states_won_homes_included():
     unique_model(
-        ["position.lp"],
+        ["scoring/position.lp"],
         POSITION + "board_game_end(4).",
         has=["states_won(0,3)", "game_end(0,4)"],
         lacks=["final(0)"],
@@ -86,19 +87,19 @@ def test_position_counts_states_won_homes_included():
 
 def test_position_a_home_makes_a_player_who_owns_it():
     unique_model(
-        ["position.lp"],
+        ["scoring/position.lp"],
         'home(3,1,"K"). owned(3,1,"A"). board_game_end(9).',
         has=["game(3)", "player(3,1)", 'owned(3,1,"K")', "states_won(3,2)"],
     )
 
 
 def test_position_is_final_when_the_game_end_state_is_won():
-    unique_model(["position.lp"], POSITION + "board_game_end(3).", has=["final(0)"])
+    unique_model(["scoring/position.lp"], POSITION + "board_game_end(3).", has=["final(0)"])
 
 
 def test_position_rule_set_game_end_overrides_the_board():
     unique_model(
-        ["position.lp"],
+        ["scoring/position.lp"],
         POSITION + "board_game_end(3). param(0,game_end,5).",
         has=["game_end(0,5)"],
         lacks=["final(0)", "game_end(0,3)"],
@@ -137,10 +138,10 @@ def test_position_input_gives_the_facts_that_program_text_gives(position, copies
     )
     as_symbols = position_atoms(
         board_program(game.board),
-        [str(path) for path in rule_paths(("position.lp", *POSITION_INPUT))],
+        [str(path) for path in rule_paths(("scoring/position.lp", *POSITION_INPUT))],
         Positions(game.board, games),
     )
-    assert as_symbols == position_atoms(as_text, [str(rules_dir() / "position.lp")])
+    assert as_symbols == position_atoms(as_text, [str(rules_dir() / "scoring/position.lp")])
     assert {atom for atom in as_symbols if atom.startswith("home(")} == {
         f"home({index},{p},{sorted(game.board.states).index(player.home)})"
         for index in range(copies)
@@ -167,7 +168,7 @@ param(0,swing_multiplier,2).
 
 def test_face_doubles_swing_states_but_not_the_home():
     unique_model(
-        ["face.lp"],
+        ["scoring/face.lp"],
         FACE + "param(0,home_swing,false).",
         has=['face_value(0,0,"H",5)', 'face_value(0,0,"A",14)', 'face_value(0,0,"B",3)'],
         lacks=['multiplied(0,0,"H")', 'multiplied(0,0,"B")', 'face_value(0,0,"A",7)'],
@@ -176,7 +177,7 @@ def test_face_doubles_swing_states_but_not_the_home():
 
 def test_face_home_swing_parameter_doubles_the_home_too():
     unique_model(
-        ["face.lp"],
+        ["scoring/face.lp"],
         FACE + "param(0,home_swing,true).",
         has=['face_value(0,0,"H",10)'],
         lacks=['face_value(0,0,"H",5)'],
@@ -186,7 +187,7 @@ def test_face_home_swing_parameter_doubles_the_home_too():
 def test_face_multiplier_is_read_from_the_parameter():
     program = FACE.replace("param(0,swing_multiplier,2)", "param(0,swing_multiplier,3)")
     unique_model(
-        ["face.lp"], program + "param(0,home_swing,false).", has=['face_value(0,0,"A",21)']
+        ["scoring/face.lp"], program + "param(0,home_swing,false).", has=['face_value(0,0,"A",21)']
     )
 
 
@@ -204,7 +205,7 @@ def region_program(owned: list[str], links: int = 2, mode: str = "best_core") ->
 
 def test_region_core_needs_two_mutually_touching_home_neighbours():
     unique_model(
-        ["cores.lp", "region.lp"],
+        ["scoring/cores.lp", "scoring/region.lp"],
         region_program(["A", "C"]),
         has=["region_size(0,0,0)"],
         lacks=['core(0,0,("A","C"))'],
@@ -214,7 +215,7 @@ def test_region_core_needs_two_mutually_touching_home_neighbours():
 def test_region_grows_through_two_links_only():
     # Core H-A-B; D touches A and B (joins); E touches only C (not owned path).
     unique_model(
-        ["cores.lp", "region.lp"],
+        ["scoring/cores.lp", "scoring/region.lp"],
         region_program(["A", "B", "D", "E"]),
         has=['core(0,0,("A","B"))', 'region(0,0,"D")', "region_size(0,0,4)"],
         lacks=['region(0,0,"E")'],
@@ -225,7 +226,7 @@ def test_region_ties_go_to_the_smallest_core_when_nothing_is_listed():
     # Cores H-A-B and H-B-C both give 4 states; unlisted states (a search's)
     # are won in id order, so (A,B) is complete at B, before (B,C) at C.
     unique_model(
-        ["cores.lp", "region.lp"],
+        ["scoring/cores.lp", "scoring/region.lp"],
         region_program(["A", "B", "C"]),
         has=['core(0,0,("A","B"))', "region_size(0,0,4)"],
         lacks=['core(0,0,("B","C"))'],
@@ -256,7 +257,7 @@ def test_region_ties_go_to_the_core_won_first():
         (["E", "B", "A", "D"], ("A", "B"), ("D", "E")),
     ]:
         unique_model(
-            ["cores.lp", "region.lp"],
+            ["scoring/cores.lp", "scoring/region.lp"],
             APART + listed(order),
             has=[f'core(0,0,("{first[0]}","{first[1]}"))', "region_size(0,0,3)"],
             lacks=[f'core(0,0,("{other[0]}","{other[1]}"))', f'region(0,0,"{other[0]}")'],
@@ -274,7 +275,7 @@ def test_region_ties_between_cores_completed_by_one_state_go_to_smaller_ids():
         (["B", "C", "D", "A"], ("B", "C"), ("A", "B")),
     ]:
         unique_model(
-            ["cores.lp", "region.lp"],
+            ["scoring/cores.lp", "scoring/region.lp"],
             region_program(order, links=3) + listed(order),
             has=[f'core(0,0,("{first[0]}","{first[1]}"))', "region_size(0,0,3)"],
             lacks=[f'core(0,0,("{other[0]}","{other[1]}"))'],
@@ -285,7 +286,7 @@ def test_region_a_larger_closure_beats_a_core_won_first():
     # (X,Y) grows to 5 states, (A,B) stays at 3, even when A and B come first.
     program = TWO_CORES + "param(0,region,best_core). " + listed(["A", "B", "X", "Y", "Z", "W"])
     unique_model(
-        ["cores.lp", "region.lp"],
+        ["scoring/cores.lp", "scoring/region.lp"],
         program,
         has=['core(0,0,("X","Y"))', "region_size(0,0,5)"],
         lacks=['core(0,0,("A","B"))'],
@@ -309,7 +310,7 @@ TWO_CORES = (
 def test_region_prefers_the_core_that_yields_more_states():
     program = TWO_CORES + "param(0,region,best_core)."
     unique_model(
-        ["cores.lp", "region.lp"],
+        ["scoring/cores.lp", "scoring/region.lp"],
         program,
         has=['core(0,0,("X","Y"))', "region_size(0,0,5)"],
         lacks=['core(0,0,("A","B"))', 'region(0,0,"A")'],
@@ -326,12 +327,12 @@ def test_region_union_counts_every_core():
         owned(0,0,"D"). owned(0,0,"E"). param(0,links_needed,2).
     """
     unique_model(
-        ["cores.lp", "region.lp"],
+        ["scoring/cores.lp", "scoring/region.lp"],
         program + "param(0,region,best_core).",
         has=["region_size(0,0,3)", 'core(0,0,("A","B"))'],
     )
     unique_model(
-        ["cores.lp", "region.lp"],
+        ["scoring/cores.lp", "scoring/region.lp"],
         program + "param(0,region,union).",
         has=["region_size(0,0,5)", 'core(0,0,("A","B"))', 'seed(0,0,"D")'],
     )
@@ -340,7 +341,7 @@ def test_region_union_counts_every_core():
 def test_region_links_needed_is_read_from_the_parameter():
     # With one link C joins through H or B, then E through C alone.
     unique_model(
-        ["cores.lp", "region.lp"],
+        ["scoring/cores.lp", "scoring/region.lp"],
         region_program(["A", "B", "C", "E"], links=1),
         has=['region(0,0,"E")', "region_size(0,0,5)"],
     )
@@ -350,14 +351,14 @@ def test_cores_reach_the_tiers_of_the_largest_closure():
     # Core (X,Y) grows to 5 states, core (A,B) stays at 3 (TWO_CORES).
     program = TWO_CORES + "tier(0,3,15). tier(0,5,35). tier(0,6,45). tier(0,8,60)."
     unique_model(
-        ["cores.lp"],
+        ["scoring/cores.lp"],
         program + "param(0,region,best_core).",
         has=["region_reaches(0,0,3)", "region_reaches(0,0,5)"],
         lacks=["region_reaches(0,0,6)"],
     )
     # Together the two closures hold H, A, B, X, Y, Z, W: 7 states.
     unique_model(
-        ["cores.lp"],
+        ["scoring/cores.lp"],
         program + "param(0,region,union).",
         has=["region_reaches(0,0,6)"],
         lacks=["region_reaches(0,0,8)"],
@@ -370,13 +371,13 @@ def test_cores_grow_only_closures_no_earlier_core_covers():
     # is covered and grows no closure of its own.  With three links C would
     # also need A, which it does not touch: both cores lead.
     unique_model(
-        ["cores.lp"],
+        ["scoring/cores.lp"],
         region_program(["A", "B", "C"], links=2),
         has=['covered(0,0,("B","C"))', 'leading(0,0,("A","B"))', 'grown(0,0,("A","B"),"C")'],
         lacks=['leading(0,0,("B","C"))', 'grown(0,0,("B","C"),"H")'],
     )
     unique_model(
-        ["cores.lp"],
+        ["scoring/cores.lp"],
         region_program(["A", "B", "C"], links=3),
         has=['leading(0,0,("A","B"))', 'leading(0,0,("B","C"))'],
         lacks=['covered(0,0,("B","C"))', 'grown(0,0,("A","B"),"C")'],
@@ -386,14 +387,14 @@ def test_cores_grow_only_closures_no_earlier_core_covers():
 def test_cores_a_later_core_is_never_covered_by_an_earlier_one_it_covers():
     # The rank decides who covers whom: H-A-B (first) is never covered.
     unique_model(
-        ["cores.lp"],
+        ["scoring/cores.lp"],
         region_program(["A", "B", "C"], links=1),
         has=['core_rank(0,0,("A","B"),((1,"B"),("A","B")))', 'covered(0,0,("B","C"))'],
         lacks=['covered(0,0,("A","B"))'],
     )
     # Listed C, B, A: H-B-C is won first, covers H-A-B, and counts.
     unique_model(
-        ["cores.lp", "region.lp"],
+        ["scoring/cores.lp", "scoring/region.lp"],
         region_program(["C", "B", "A"], links=2) + listed(["C", "B", "A"]),
         has=[
             'core_rank(0,0,("B","C"),((0,2),("B","C")))',
@@ -408,7 +409,7 @@ def test_cores_a_later_core_is_never_covered_by_an_earlier_one_it_covers():
 
 def test_cores_reach_nothing_without_a_core():
     unique_model(
-        ["cores.lp"],
+        ["scoring/cores.lp"],
         region_program(["A", "C"]) + "tier(0,1,5). tier(0,3,15).",
         lacks=["region_reaches(0,0,1)", "region_reaches(0,0,3)"],
     )
@@ -419,12 +420,14 @@ def test_cores_reach_nothing_without_a_core():
 # tests go through evlogic.asp.solver.solve, which drives the layer(k) parts;
 # region_layers.lp grounds the same layers in one call.
 
-LAYER_FILES = pytest.mark.parametrize("layers", ["region_order.lp", "region_layers.lp"])
+LAYER_FILES = pytest.mark.parametrize(
+    "layers", ["scoring/region_order.lp", "scoring/region_layers.lp"]
+)
 
 
 def layered_atoms(program: str, tmp_path, layers: str) -> set[str]:
     facts = tmp_path / "facts.lp"
-    # (region_layers.lp reads region_size/3, as rules/region.lp gives it)
+    # (region_layers.lp reads region_size/3, as rules/scoring/region.lp gives it)
     size = (
         "#defined region/3. "
         "region_size(G, P, N) :- region(G, P, _), N = #count{ S : region(G, P, S) }."
@@ -492,7 +495,7 @@ def test_siege_counts_opponent_owned_home_neighbours_only():
     """
     )
     unique_model(
-        ["siege.lp"],
+        ["scoring/siege.lp"],
         program,
         has=['siege(0,0,"A")', 'siege(0,0,"C")', "siege_penalty(0,0,20)", "siege_penalty(0,1,0)"],
         lacks=['siege(0,0,"D")', 'siege(0,0,"B")'],
@@ -512,19 +515,21 @@ def bonus_program(size: int, penalty: int, tiers: tuple[int, ...] = (3, 4, 5, 6)
 
 def test_bonus_tiers_by_region_size():
     for size, bonus in [(0, 0), (3, 15), (4, 25), (5, 35), (6, 45), (9, 45)]:
-        unique_model(["bonus.lp"], bonus_program(size, 0), has=[f"region_bonus(0,0,{bonus})"])
+        unique_model(
+            ["scoring/bonus.lp"], bonus_program(size, 0), has=[f"region_bonus(0,0,{bonus})"]
+        )
 
 
 def test_bonus_siege_cuts_only_down_to_zero():
-    unique_model(["bonus.lp"], bonus_program(4, 20), has=["net_bonus(0,0,5)"])
-    unique_model(["bonus.lp"], bonus_program(4, 30), has=["net_bonus(0,0,0)"])
-    unique_model(["bonus.lp"], bonus_program(0, 10), has=["net_bonus(0,0,0)"])
+    unique_model(["scoring/bonus.lp"], bonus_program(4, 20), has=["net_bonus(0,0,5)"])
+    unique_model(["scoring/bonus.lp"], bonus_program(4, 30), has=["net_bonus(0,0,0)"])
+    unique_model(["scoring/bonus.lp"], bonus_program(0, 10), has=["net_bonus(0,0,0)"])
 
 
 def test_bonus_largest_tier_not_above_the_size_applies_even_if_unordered():
     program = "player(0,0). region_reaches(0,0,3). region_reaches(0,0,5). siege_penalty(0,0,0). "
     unique_model(
-        ["bonus.lp"], program + "tier(0,3,40). tier(0,5,10).", has=["region_bonus(0,0,10)"]
+        ["scoring/bonus.lp"], program + "tier(0,3,40). tier(0,5,10).", has=["region_bonus(0,0,10)"]
     )
 
 
@@ -540,7 +545,7 @@ POINTS = """
 
 def test_points_list_every_source_and_totals_add_them_up():
     unique_model(
-        ["points.lp", "totals.lp"],
+        ["search/points.lp", "scoring/totals.lp"],
         POINTS,
         has=[
             "points(0,0,20,1)",
@@ -558,7 +563,7 @@ def test_points_list_every_source_and_totals_add_them_up():
 
 def test_winners_compare_points_and_ties_share_the_win():
     unique_model(
-        ["points.lp", "winners_by_points.lp"],
+        ["search/points.lp", "search/winners_by_points.lp"],
         POINTS,
         has=["winner(0,0)", "winner(0,1)", "outscored(0,2)"],
         lacks=["winner(0,2)", "outscored(0,0)"],
@@ -567,7 +572,9 @@ def test_winners_compare_points_and_ties_share_the_win():
 
 def test_a_lone_player_wins():
     unique_model(
-        ["points.lp", "winners_by_points.lp"], "player(0,0). net_bonus(0,0,0).", has=["winner(0,0)"]
+        ["search/points.lp", "search/winners_by_points.lp"],
+        "player(0,0). net_bonus(0,0,0).",
+        has=["winner(0,0)"],
     )
 
 
@@ -579,7 +586,7 @@ def test_compare_gives_one_change_per_source_that_changed():
         points(0,0,4,9).
     """
     unique_model(
-        ["compare.lp"],
+        ["search/compare.lp"],
         program,
         has=[
             "change(0,1,0,2,3)",
@@ -596,7 +603,7 @@ def test_compare_gives_one_change_per_source_that_changed():
 
 def test_bonus_decided_when_the_winners_differ_from_the_face_winners():
     unique_model(
-        ["bonus_decided.lp"],
+        ["stats/bonus_decided.lp"],
         # Game 1: face leader wins.  Game 2: the bonus turns it.  Game 3: a
         # face tie that the bonus breaks.  Game 4: a face tie that stays a tie.
         """

@@ -49,6 +49,7 @@ def test_the_schemas_are_valid_draft_2020_12():
         "play",
         "rules",
         "score",
+        "tune",
     ]
     for name in schema_names():
         Draft202012Validator.check_schema(json.loads(schema_path(name).read_text()))

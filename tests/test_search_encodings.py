@@ -1,8 +1,8 @@
 """The searches' own encodings against the plain Python scorer, position by
 position: rules/search/cores.lp (every core grows its own closure) must give
-the regions of rules/cores.lp (only uncovered cores grow), which the scorer
+the regions of rules/scoring/cores.lp (only uncovered cores grow), which the scorer
 defines, on boards where covering is common; and search_rules must keep
-rules/cores.lp for a program that reads what only it gives."""
+rules/scoring/cores.lp for a program that reads what only it gives."""
 
 from __future__ import annotations
 
@@ -29,13 +29,13 @@ from strategies import big_positions, positions
 
 FIGURES = {"region", "core", "region_size", "points"}
 SEARCH_CORES = [
-    "position.lp",
-    "face.lp",
+    "scoring/position.lp",
+    "scoring/face.lp",
     "search/cores.lp",
-    "region.lp",
-    "siege.lp",
-    "bonus.lp",
-    "points.lp",
+    "scoring/region.lp",
+    "scoring/siege.lp",
+    "scoring/bonus.lp",
+    "search/points.lp",
 ]
 
 
@@ -71,7 +71,7 @@ def assert_search_cores_score_like_the_scorer(board: dict, players: list[dict], 
 @given(big_positions(), rule_variants)
 def test_search_cores_on_dense_boards_and_lattices(position, variant):
     """Dense boards: many cores around a home, most covered by an earlier one
-    (which rules/cores.lp never grows and the search encoding grows anyway)."""
+    (which rules/scoring/cores.lp never grows and the search encoding grows anyway)."""
     board, players = position
     assert_search_cores_score_like_the_scorer(board, players, variant)
 
@@ -130,17 +130,22 @@ def test_a_copied_position_scores_its_own_rule_set_whether_closures_are_shared(p
 
 def test_a_program_reading_closures_gets_the_scoring_cores(tmp_path: Path):
     """grown/4 and leading/3 differ between the two encodings (every core, or
-    only uncovered ones): a program that reads them gets rules/cores.lp."""
+    only uncovered ones): a program that reads them gets rules/scoring/cores.lp."""
     reads_grown = tmp_path / "grown.lp"
     reads_grown.write_text("violation :- grown(0, 0, _, S), state(S), S > 3.\n")
     reads_region = tmp_path / "region.lp"
     reads_region.write_text("violation :- region(0, 0, S), state(S), S > 3.\n")
-    loaded = search_rules(read_program([reads_grown]))
-    names = [path.relative_to(path.parents[1]).as_posix() for path in loaded]
-    assert "rules/cores.lp" in names and "search/cores.lp" not in names
-    loaded = search_rules(read_program([reads_region]))
-    names = [path.relative_to(path.parents[1]).as_posix() for path in loaded]
-    assert "search/cores.lp" in names and "rules/cores.lp" not in names
+    names = rule_names(search_rules(read_program([reads_grown])))
+    assert "scoring/cores.lp" in names and "search/cores.lp" not in names
+    names = rule_names(search_rules(read_program([reads_region])))
+    assert "search/cores.lp" in names and "scoring/cores.lp" not in names
+
+
+def rule_names(paths: list[Path]) -> list[str]:
+    """evlogic's rule files among ``paths``, relative to rules/."""
+    return [
+        path.relative_to(rules_dir()).as_posix() for path in paths if rules_dir() in path.parents
+    ]
 
 
 # --- diff's winner search: a different winner where player 0's total differs --

@@ -159,7 +159,7 @@ def test_a_decoy_violation_with_arguments_does_not_vouch_for_violation(cli, tmp_
     assert line.startswith("evlogic: error: decoy.lp: line 3: net_bonuss(0,P,B) never occurs")
 
 
-# A false proof: rules/generate.lp's own predicates are not namespaced: a property (or rule
+# A false proof: rules/search/generate.lp's own predicates are not namespaced: a property (or rule
 # set program) with a helper fact named limit/1 bounds the owned states through ':- limit(K),
 # #count{...} > K.' for every part and for the probe, so check says 'holds for every position'
 # with no bound printed
@@ -427,7 +427,7 @@ def test_the_readme_s_rule_set_program_still_proves_on_usa(cli, tmp_path, monkey
     assert "holds for every position on United States" in result.out
 
 
-# the search scores winners through points/4 (rules/points.lp), which
+# the search scores winners through points/4 (rules/search/points.lp), which
 # score never reads; a rule set deriving points/4 changed check's winners, not score's
 def test_a_rule_set_deriving_the_search_s_own_predicates_is_refused(cli, tmp_path, triangle):
     boost = rule_set(tmp_path, "boost", "points(G, P, 1000, boost) :- home(G, P, S), P > 0.\n")

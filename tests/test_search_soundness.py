@@ -85,7 +85,7 @@ def owned_count(players: list[dict]) -> int:
 
 
 def canonical_key(players: list[dict], states: list[str]) -> tuple:
-    """The order of rules/canonical.lp: player 0's home, then from the
+    """The order of rules/search/canonical.lp: player 0's home, then from the
     highest state down what each is (0 unclaimed, 1 player 0's, 2 another's
     home, 2 + P held by player P)."""
     role = dict.fromkeys(states, 0)

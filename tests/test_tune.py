@@ -6,6 +6,7 @@ bad spaces are one line."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -85,7 +86,7 @@ def test_the_front_is_the_brute_force_front(cli, tmp_path):
     best = document["front"][document["best"]]
     assert best == min(
         document["front"],
-        key=lambda e: tuple(e["objectives"][o]["value"] for o in SPACE["objectives"]),
+        key=lambda e: (*(e["objectives"][o]["value"] for o in SPACE["objectives"]), e["distance"]),
     )
 
 
@@ -157,3 +158,20 @@ def test_a_bad_space_is_one_line_and_exit_2(cli, tmp_path, space, says):
     assert len(result.err.strip().splitlines()) == 1, result.err
     assert says in result.err
     assert "Traceback" not in result.err
+
+
+def test_the_report_is_one_self_contained_page_with_the_front(cli, tmp_path):
+    page = tmp_path / "tune.html"
+    document = tune(cli, write(tmp_path, SPACE), "--games", "10", "--report", page)
+    text = page.read_text()
+    assert text.count("<svg") >= 2  # the front, and the best candidate's charts
+    assert "The Pareto front" in text and "The best candidate in play" in text
+    for entry in document["front"]:
+        assert entry["rule_set"]["name"] in text
+    assert not re.search(r'(src|href)="https?:', text)
+
+
+def test_the_document_meets_its_schema(cli, tmp_path):
+    from test_schemas import assert_valid
+
+    assert_valid("tune", tune(cli, write(tmp_path, SPACE), "--games", "5"))

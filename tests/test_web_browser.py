@@ -164,7 +164,7 @@ def test_the_rulebook_example_by_clicks(page, tmp_path):
     }
     explanation = page.inner_text("#explain")
     assert "Core: KY + IN + WV" in explanation and "+ TN joins" in explanation
-    assert "Siege: VA held by Rival: −10" in explanation
+    assert "Siege:\nMO held by Rival: −10\nVA held by Rival: −10" in explanation
     assert page.get_attribute('g.tile[data-state="VA"]', "data-gain") == "33"
     assert "VA from Rival: +33" in page.inner_text("#next")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

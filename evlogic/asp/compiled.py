@@ -40,7 +40,13 @@ from evlogic.resources import rules_dir
 
 #: The readable rules compile.lp reads (face values, triangles, game end,
 #: 32-bit bounds), then compile.lp itself.
-COMPILE_RULES = ("position.lp", "face.lp", "cores.lp", "overflow.lp", "batch/compile.lp")
+COMPILE_RULES = (
+    "scoring/position.lp",
+    "scoring/face.lp",
+    "scoring/cores.lp",
+    "scoring/overflow.lp",
+    "batch/compile.lp",
+)
 
 #: The chunk encoding, one concern per file.
 BATCH_RULES = (

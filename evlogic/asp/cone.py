@@ -99,7 +99,7 @@ def sees_near_states_only(program: UserProgram) -> bool:
 
     Then nothing the programs see tells which far states (not next to
     player 0's home) other players hold: player 0's figures read another
-    player's states only for the siege, next to the home (rules/siege.lp),
+    player's states only for the siege, next to the home (rules/scoring/siege.lp),
     so rules/search/near_only.lp may place the far homes of the other
     players on the lowest free far states and leave seat N no far state
     (see its header)."""
@@ -264,7 +264,7 @@ SEAT_ARGUMENTS = seat_arguments(FIGURE, POSITION, BETWEEN)
 
 def treats_other_seats_alike(program: UserProgram) -> bool:
     """Whether ``program`` cannot tell seats 1, 2, ... apart, so that
-    rules/generate.lp may search their homes in increasing order only (every
+    rules/search/generate.lp may search their homes in increasing order only (every
     position is then the image of a searched one under a renaming of those
     seats, with the same figures and the same ``violation``).  Decided from
     the text, conservatively: every seat argument (of evlogic's predicates,

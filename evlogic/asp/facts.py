@@ -4,12 +4,12 @@ States are numbered by their rank among the board's sorted ids, players by
 their place in the game's list, so facts hold integers only: no id or name a
 user writes ever becomes program text, and comparing state numbers in the
 rules is comparing ids.  The predicates are the input interface documented
-in the headers of ``rules/*.lp``.
+in the headers of ``rules/scoring/*.lp``.
 
 Boards and one-off positions are program text: clingo parses text faster
 than it takes symbols one API call at a time.  Positions to score
 (:class:`Positions`) reach the grounder as symbols through
-rules/position_input.lp: a call per position answers with symbols made once
+rules/scoring/position_input.lp: a call per position answers with symbols made once
 per board, which costs less than parsing either.
 """
 
@@ -55,13 +55,13 @@ def board_program(board: Board) -> str:
 def listing(player: Player) -> list[tuple[int, str]]:
     """(Index, state) for the states ``player`` won, in the order the game
     lists them (1 for the first; the home, won at setup, is not one of them):
-    the order rules/cores.lp breaks ties between cores by."""
+    the order rules/scoring/cores.lp breaks ties between cores by."""
     return [(i, s) for i, s in enumerate(player.states, start=1) if s != player.home]
 
 
 def game_program(game: Game, index: int = 0) -> str:
     """``home/3``, ``owned/3`` (the other states) and ``listed/4`` for
-    position ``index``; rules/position.lp derives the rest (every fact parsed
+    position ``index``; rules/scoring/position.lp derives the rest (every fact parsed
     costs, in batches)."""
     number = state_numbers(game.board)
     lines = []
@@ -103,7 +103,7 @@ def game_facts(game: Game) -> str:
 
 
 class Positions:
-    """Positions as the grounding context of ``rules/position_input.lp``:
+    """Positions as the grounding context of ``rules/scoring/position_input.lp``:
     the same ``home/3``, ``owned/3`` and ``listed/4`` as :func:`game_program`,
     handed to clingo as number symbols made once per board, one code
     P * Base + S per player P and state S (Base: the board's number of
@@ -134,7 +134,7 @@ class Positions:
                 ]
             )
 
-    # The calls of rules/position_input.lp:
+    # The calls of rules/scoring/position_input.lp:
 
     def positions(self) -> list[Symbol]:
         return self._positions
@@ -168,12 +168,12 @@ def focus_program(player: int, index: int = 0) -> str:
 
 
 def what_if_program(game: Game, player: int, index: int = 0) -> str:
-    """Hypothetical positions for ``rules/what_if.lp``: one per state the player
+    """Hypothetical positions for ``rules/explain/what_if.lp``: one per state the player
     could still win (not theirs, nobody's home), in which they also own it.
 
     World ``W = (G, P, X)`` has two players: ``P`` (home and states as now,
     plus ``X``) and ``others`` (every other owned state, less ``X``).  ``P``
-    lists its states as in the game and not ``X``: won last (rules/cores.lp).
+    lists its states as in the game and not ``X``: won last (rules/scoring/cores.lp).
     """
     number = state_numbers(game.board)
     me = game.players[player]

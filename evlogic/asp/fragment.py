@@ -86,13 +86,13 @@ POSITION_BUILDERS: frozenset[Predicate] = having(POSITION)
 #: may read.  Not region_order.lp, overflow.lp or output.lp (score only),
 #: not points.lp, compare.lp or generate.lp (the searches only).
 RULE_SET_READABLE_FILES = (
-    "position.lp",
-    "face.lp",
-    "cores.lp",
-    "region.lp",
-    "siege.lp",
-    "bonus.lp",
-    "totals.lp",
+    "scoring/position.lp",
+    "scoring/face.lp",
+    "scoring/cores.lp",
+    "scoring/region.lp",
+    "scoring/siege.lp",
+    "scoring/bonus.lp",
+    "scoring/totals.lp",
 )
 
 #: What a decision of a played game gives an agent beside the board and
@@ -120,7 +120,7 @@ RULE_SET_HEADS: frozenset[Predicate] = frozenset({("face_value", 4)})
 
 POOL = "a rule with a pool (p(1;2)): write one rule for each atom"
 
-#: Shown names a search reads as the position it found (rules/generate.lp).
+#: Shown names a search reads as the position it found (rules/search/generate.lp).
 POSITION_SHOWN = frozenset(name for name, _arity in HOLDINGS)
 
 #: The aggregates the fragment allows.

@@ -26,7 +26,7 @@ class Role(Enum):
     #: RuleSet.program): no position argument.
     BOARD = "board"
     #: What a position is made of; a search chooses position 0's
-    #: (rules/generate.lp) and a property may build more from it.
+    #: (rules/search/generate.lp) and a property may build more from it.
     POSITION = "position"
     #: A player's own figures, derived by the scoring rules.
     FIGURE = "figure"
@@ -40,7 +40,7 @@ class Role(Enum):
     #: The search's own facts and externals (evlogic/asp/search/): no rule
     #: derives them.
     SEARCH_FACT = "search fact"
-    #: Derived by the search's own rules only (rules/generate.lp, rules/search/).
+    #: Derived by the search's own rules only (rules/search/).
     SEARCH = "search only"
     #: Given beside evlogic's rules, by a command's facts or a program of
     #: its own: explain's focus and worlds, diff's copy of a position.
@@ -69,9 +69,10 @@ class Name:
     role: Role
     #: The argument that names a player (a seat), if one does.
     seat: int | None = None
-    #: The rule file a search loads for a program that reads the predicate
-    #: (evlogic/asp/search/encoding.py): totals.lp and region.lp alone
-    #: derive it; cores.lp gives it otherwise than rules/search/cores.lp.
+    #: The rule file (below rules/) a search loads for a program that reads
+    #: the predicate (evlogic/asp/search/encoding.py): scoring/totals.lp and
+    #: scoring/region.lp alone derive it; scoring/cores.lp gives it
+    #: otherwise than search/cores.lp.
     loads: str | None = None
     #: Changed by moving a far home or dropping a far state: never read by
     #: a program that gets rules/search/near_only.lp (evlogic/asp/cone.py).
@@ -82,13 +83,13 @@ class Name:
     scoring: bool = False
 
 
-#: Every predicate mentioned by rules/*.lp and rules/search/*.lp (the
+#: Every predicate mentioned by rules/{scoring,explain,stats,search}/*.lp (the
 #: scoring, explaining and searching rules, any of which a user's program
 #: may be loaded beside), and what it is.
 PREDICATES: dict[Predicate, Name] = {
     ("adjacent", 2): Name(BOARD, scoring=True),
     ("admitted", 4): Name(STEP),
-    ("beaten", 3): Name(FIGURE, seat=1, loads="region.lp", scoring=True),
+    ("beaten", 3): Name(FIGURE, seat=1, loads="scoring/region.lp", scoring=True),
     ("besieged", 2): Name(FIGURE, seat=1, scoring=True),
     ("board_game_end", 1): Name(BOARD, scoring=True),
     ("bonus_decided", 1): Name(STEP),
@@ -96,15 +97,15 @@ PREDICATES: dict[Predicate, Name] = {
     ("checked_totals", 1): Name(STEP),
     ("code_base", 1): Name(STEP),
     ("compare", 2): Name(PROPERTY),
-    ("core", 3): Name(FIGURE, seat=1, loads="region.lp", scoring=True),
+    ("core", 3): Name(FIGURE, seat=1, loads="scoring/region.lp", scoring=True),
     ("core_candidate", 3): Name(FIGURE, seat=1, scoring=True),
-    ("core_link", 5): Name(FIGURE, seat=1, loads="cores.lp", scoring=True),
+    ("core_link", 5): Name(FIGURE, seat=1, loads="scoring/cores.lp", scoring=True),
     ("core_member", 3): Name(FIGURE, seat=1, scoring=True),
-    ("core_pair", 5): Name(FIGURE, seat=1, loads="cores.lp", scoring=True),
+    ("core_pair", 5): Name(FIGURE, seat=1, loads="scoring/cores.lp", scoring=True),
     ("core_rank", 4): Name(FIGURE, seat=1, scoring=True),
-    ("core_state", 4): Name(FIGURE, seat=1, loads="cores.lp", scoring=True),
-    ("counted", 3): Name(FIGURE, seat=1, loads="region.lp", scoring=True),
-    ("covered", 3): Name(FIGURE, seat=1, loads="cores.lp", scoring=True),
+    ("core_state", 4): Name(FIGURE, seat=1, loads="scoring/cores.lp", scoring=True),
+    ("counted", 3): Name(FIGURE, seat=1, loads="scoring/region.lp", scoring=True),
+    ("covered", 3): Name(FIGURE, seat=1, loads="scoring/cores.lp", scoring=True),
     ("ev", 2): Name(BOARD, scoring=True),
     ("evlogic_copies_closures", 2): Name(SEARCH),
     ("evlogic_few", 0): Name(SEARCH_FACT),
@@ -118,7 +119,7 @@ PREDICATES: dict[Predicate, Name] = {
     ("excluded", 3): Name(STEP),
     ("excluded_link", 4): Name(STEP),
     ("excluded_needs", 4): Name(STEP),
-    ("face_ev", 3): Name(FIGURE, seat=1, loads="totals.lp", scoring=True),
+    ("face_ev", 3): Name(FIGURE, seat=1, loads="scoring/totals.lp", scoring=True),
     ("face_outscored", 2): Name(STEP),
     ("face_value", 4): Name(FIGURE, seat=1, scoring=True),
     ("face_winner", 2): Name(STEP),
@@ -127,7 +128,7 @@ PREDICATES: dict[Predicate, Name] = {
     ("game", 1): Name(POSITION, scoring=True),
     ("game_end", 2): Name(WHOLE, scoring=True),
     ("grew", 1): Name(STEP),
-    ("grown", 4): Name(FIGURE, seat=1, loads="cores.lp", scoring=True),
+    ("grown", 4): Name(FIGURE, seat=1, loads="scoring/cores.lp", scoring=True),
     ("home", 3): Name(POSITION, seat=1, scoring=True),
     ("home_triangle", 3): Name(FIGURE, seat=1, scoring=True),
     ("join_link", 4): Name(STEP),
@@ -136,7 +137,7 @@ PREDICATES: dict[Predicate, Name] = {
     ("large_penalty", 2): Name(STEP),
     ("layer_link", 4): Name(STEP),
     ("layer_step", 3): Name(STEP),
-    ("leading", 3): Name(FIGURE, seat=1, loads="cores.lp", scoring=True),
+    ("leading", 3): Name(FIGURE, seat=1, loads="scoring/cores.lp", scoring=True),
     ("link", 5): Name(STEP),
     ("link_before", 5): Name(STEP),
     ("listed", 4): Name(STEP, scoring=True),
@@ -145,10 +146,10 @@ PREDICATES: dict[Predicate, Name] = {
     ("net_bonus", 3): Name(FIGURE, seat=1, scoring=True),
     ("new_link", 5): Name(STEP),
     ("opponent_home", 1): Name(STEP),
-    ("outscored", 2): Name(BETWEEN, seat=1, loads="totals.lp", scoring=True),
+    ("outscored", 2): Name(BETWEEN, seat=1, loads="scoring/totals.lp", scoring=True),
     ("overflow", 2): Name(STEP),
     ("owned", 3): Name(POSITION, seat=1, scoring=True),
-    ("owned_link", 4): Name(FIGURE, seat=1, loads="cores.lp", scoring=True),
+    ("owned_link", 4): Name(FIGURE, seat=1, loads="scoring/cores.lp", scoring=True),
     ("param", 3): Name(BOARD, scoring=True),
     ("past_game_end", 1): Name(WHOLE, far=True, scoring=True),
     ("pending", 4): Name(STEP),
@@ -157,18 +158,18 @@ PREDICATES: dict[Predicate, Name] = {
     ("player", 2): Name(POSITION, seat=1, scoring=True),
     ("points", 4): Name(FIGURE, seat=1),
     ("reached", 4): Name(FIGURE, seat=1),
-    ("region", 3): Name(FIGURE, seat=1, loads="region.lp", scoring=True),
+    ("region", 3): Name(FIGURE, seat=1, loads="scoring/region.lp", scoring=True),
     ("region_bonus", 3): Name(FIGURE, seat=1, scoring=True),
     ("region_link", 4): Name(STEP),
     ("region_reaches", 3): Name(FIGURE, seat=1, scoring=True),
-    ("region_size", 3): Name(FIGURE, seat=1, loads="region.lp", scoring=True),
+    ("region_size", 3): Name(FIGURE, seat=1, loads="scoring/region.lp", scoring=True),
     ("region_tier", 3): Name(FIGURE, seat=1, scoring=True),
     ("role", 4): Name(STEP),
     ("rule_set", 1): Name(BOARD, scoring=True),
     ("rules_of", 2): Name(WHOLE, scoring=True),
     ("scored_by", 2): Name(WHOLE, scoring=True),
     ("scores", 3): Name(FIGURE, seat=1),
-    ("seed", 3): Name(FIGURE, seat=1, loads="region.lp", scoring=True),
+    ("seed", 3): Name(FIGURE, seat=1, loads="scoring/region.lp", scoring=True),
     ("siege", 3): Name(FIGURE, seat=1, scoring=True),
     ("siege_cost", 5): Name(STEP),
     ("siege_decided", 1): Name(STEP),
@@ -177,7 +178,7 @@ PREDICATES: dict[Predicate, Name] = {
     ("states_won", 2): Name(WHOLE, far=True, scoring=True),
     ("swing", 1): Name(BOARD, scoring=True),
     ("tier", 3): Name(BOARD, scoring=True),
-    ("total", 3): Name(FIGURE, seat=1, loads="totals.lp", scoring=True),
+    ("total", 3): Name(FIGURE, seat=1, loads="scoring/totals.lp", scoring=True),
     ("triangle", 2): Name(WHOLE, far=True, scoring=True),
     ("unsieged", 3): Name(STEP),
     ("unsieged_outscored", 2): Name(STEP),
@@ -230,7 +231,7 @@ SCORING_MENTIONS: frozenset[Predicate] = frozenset(
 BOARD_FACTS: frozenset[Predicate] = having(BOARD)
 
 #: The atoms that say which states a player holds (the position a search
-#: found, as rules/generate.lp shows it).
+#: found, as rules/search/generate.lp shows it).
 HOLDINGS: frozenset[Predicate] = frozenset({("home", 3), ("owned", 3)})
 
 #: Every constant (a name without arguments) those files use: a rule

@@ -1,8 +1,8 @@
 """Solving: ground the rules with facts and return the one answer set.
 
-The scoring programs in ``rules/`` are stratified: grounding already decides
+The scoring programs in ``rules/scoring/`` are stratified: grounding already decides
 them and the solver only confirms the single model, so no search happens.
-Grounding is multi-shot in one place: ``rules/region_order.lp`` has
+Grounding is multi-shot in one place: ``rules/scoring/region_order.lp`` has
 ``frontier(k)`` and ``layer(k)`` parts, grounded (in that order, in two
 calls) for k = 1, 2, ... while ``grew(k-1)`` holds.
 """
@@ -28,35 +28,36 @@ from evlogic.resources import display_path, rules_dir
 #: The scoring program, one concern per file (see each file's header).  The
 #: numbers it reads come from a rule set (evlogic.loading.rulesets) as facts.
 SCORING_RULES: tuple[str, ...] = (
-    "position.lp",
-    "face.lp",
-    "cores.lp",
-    "region.lp",
-    "region_order.lp",
-    "siege.lp",
-    "bonus.lp",
-    "totals.lp",
-    "overflow.lp",
-    "output.lp",
+    "scoring/position.lp",
+    "scoring/face.lp",
+    "scoring/cores.lp",
+    "scoring/region.lp",
+    "scoring/region_order.lp",
+    "scoring/siege.lp",
+    "scoring/bonus.lp",
+    "scoring/totals.lp",
+    "scoring/overflow.lp",
+    "scoring/output.lp",
 )
 
 #: The scoring program with every region layer ground in the one base call
-#: (rules/region_layers.lp for rules/region_order.lp): faster where regions
+#: (rules/scoring/region_layers.lp for rules/scoring/region_order.lp): faster where regions
 #: are small, quadratic in a region's size (see evlogic.reports.score).
 SCORING_RULES_ONE_SHOT: tuple[str, ...] = tuple(
-    "region_layers.lp" if name == "region_order.lp" else name for name in SCORING_RULES
+    "scoring/region_layers.lp" if name == "scoring/region_order.lp" else name
+    for name in SCORING_RULES
 )
 
 #: How positions reach the scoring program as symbols (evlogic.asp.facts.Positions).
-POSITION_INPUT: tuple[str, ...] = ("position_input.lp",)
+POSITION_INPUT: tuple[str, ...] = ("scoring/position_input.lp",)
 
 #: Scoring plus the witnesses behind `evlogic explain` and `evlogic diagram`.
 EXPLAIN_RULES: tuple[str, ...] = (
     *SCORING_RULES,
-    "explain.lp",
-    "what_if.lp",
-    "roles.lp",
-    "tile_value.lp",
+    "explain/explain.lp",
+    "explain/what_if.lp",
+    "explain/roles.lp",
+    "explain/tile_value.lp",
 )
 
 
@@ -122,7 +123,7 @@ def ground(
 ) -> clingo.Control:
     """A control with ``rules`` and ``facts`` (program text of facts over
     numbers, see evlogic.asp.facts) grounded, multi-shot layers included (see
-    rules/region_order.lp).
+    rules/scoring/region_order.lp).
 
     ``program``: a user's programs as read once (evlogic.asp.program),
     grounded after ``rules``; without it, the files among ``rules`` that a
@@ -132,7 +133,7 @@ def ground(
     misspelt predicate there would otherwise silently never hold.
     Elsewhere, any message but "undefined atom" (input predicates may have
     no facts) is a bug: SolverError.  ``context`` answers the rules' @-calls
-    (see rules/position_input.lp); ``statements`` are rules built as syntax
+    (see rules/scoring/position_input.lp); ``statements`` are rules built as syntax
     trees (never from a user's text; or facts parsed once,
     :func:`parsed_facts`), added to the base program.  evlogic's own rule
     files are added as trees parsed once a thread (:func:`rule_statements`)."""

@@ -17,16 +17,16 @@ rules as #includes):
   evlogic facts game.yaml | clingo rules/score.lp -
 
 prints score(G, P, FaceEv, RegionBonus, SiegePenalty, NetBonus, Total),
-winner(G, P) and the rest of rules/output.lp for position G = 0: the figures
-evlogic score reports. Numbers stand for names: a player is its place in the
-game's list (0 first), a state the rank of its id in sorted order; a comment
-on each line of the facts names it.
+winner(G, P) and the rest of rules/scoring/output.lp for position G = 0:
+the figures evlogic score reports. Numbers stand for names: a player is its
+place in the game's list (0 first), a state the rank of its id in sorted
+order; a comment on each line of the facts names it.
 
 The facts are the rule set's numbers (param/3, tier/3, rule_set/1), the
 board (board_game_end/1, state/1, ev/2, swing/1, adjacent/2) and the
-position (home/3, owned/3, listed/4, what rules/position_input.lp reads
-from evlogic's Python side). A rule set's own .lp programs are rules, not
-facts: the first lines of the output name them, to give clingo as well.
+position (home/3, owned/3, listed/4, what rules/scoring/position_input.lp
+reads from evlogic's Python side). A rule set's own .lp programs are rules,
+not facts: the first lines of the output name them, to give clingo as well.
 
 With no GAME, the rulebook's full example. GAME may be - for standard
 input (a board path is then relative to the current directory)."""

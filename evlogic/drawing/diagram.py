@@ -1,6 +1,6 @@
 """Region diagrams: an SVG hex map of one player's position.
 
-Roles and links come from ``rules/roles.lp`` (via :mod:`evlogic.reports.explain`);
+Roles and links come from ``rules/explain/roles.lp`` (via :mod:`evlogic.reports.explain`);
 this module only places tiles (:mod:`evlogic.drawing.layout`) and draws them.
 """
 
@@ -260,7 +260,7 @@ def _background(svg: ET.Element, left: float, top: float, width: float, height: 
 
 def _label(state: str, explanation: Explanation, board: Board) -> str:
     """What a tile says its state is worth: the solver's value, and "EV×M"
-    exactly when the score multiplies it (rules/tile_value.lp)."""
+    exactly when the score multiplies it (rules/explain/tile_value.lp)."""
     value, multiplier = explanation.worth.get(state, (board.states[state].ev, 1))
     return str(value) if multiplier == 1 else f"{board.states[state].ev}×{multiplier}"
 

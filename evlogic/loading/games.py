@@ -321,7 +321,7 @@ def past_game_end(
 ) -> InputError:
     """The error for a position (of ``source``, on ``line`` of it) with more
     states won than its game end, both figures the rules' (past_game_end/1
-    of rules/position.lp, won/3 of rules/batch/position.lp): no game
+    of rules/scoring/position.lp, won/3 of rules/batch/position.lp): no game
     reaches it."""
     return InputError(
         source,

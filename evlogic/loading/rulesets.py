@@ -2,7 +2,7 @@
 
 ``rules/standard.yaml`` holds the rulebook's numbers; a variant ``extends``
 another rule set and names what it changes.  A rule set becomes ``param/3``
-and ``tier/3`` facts for the rules in ``rules/*.lp`` (the first argument
+and ``tier/3`` facts for the rules in ``rules/`` (the first argument
 numbers the rule set, so two can score side by side); it may also add
 ``.lp`` files (``programs``) for structural changes.
 """
@@ -51,7 +51,7 @@ class RuleSet:
     game_end_field: Field | None = None
 
     def program(self, number: int = 0, default: bool = True) -> str:
-        """The rule set as facts for rules/*.lp, as rule set ``number``; the
+        """The rule set as facts for rules/, as rule set ``number``; the
         default one scores every position that names no other (scored_by/2)."""
         r = number
         lines = [
@@ -64,7 +64,7 @@ class RuleSet:
         ]
         if self.game_end is not None:
             lines.append(f"param({r},game_end,{self.game_end}).")
-        if self.programs:  # its figures may be of any size (rules/overflow.lp)
+        if self.programs:  # its figures may be of any size (rules/scoring/overflow.lp)
             lines.append(f"param({r},own_programs,true).")
         if default:
             lines.append(f"rule_set({r}).")

@@ -7,7 +7,8 @@ their rules alone.  With a budget smaller than every candidate's full
 ``games``, rounds double the games of the better half (ranked by Pareto
 rank over the objectives' estimates, then by the objectives in order of
 importance): a candidate whose play requirement is clearly out of reach (its
-interval leaves the bound out) stops at once.  The front is the
+interval leaves the bound out) stops at once; of candidates alike in every
+objective, the one nearest the base rule set ranks first.  The front is the
 non-dominated set of the last round's candidates that meet every
 requirement; a required property is proved by ``check`` for each
 candidate of the front, and one with a counterexample leaves it (then the
@@ -26,7 +27,7 @@ from evlogic.loading.space import Candidate, Space
 from evlogic.play.balance import Setup, play_games
 from evlogic.play.table import Order
 from evlogic.reports.balance import Tally, rule_set_figures
-from evlogic.reports.tune import objectives
+from evlogic.reports.tune import distance, objectives
 
 
 @dataclass
@@ -159,7 +160,10 @@ def _dominates(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
 
 
 def _order_key(contender: Contender, space: Space) -> tuple[Any, ...]:
-    return (*_point(contender, space), contender.index)
+    """The objectives in order; of candidates alike in all, the one nearest
+    the base rule set; then as listed."""
+    _, moved = distance(contender.candidate, space.base)
+    return (*_point(contender, space), moved, contender.index)
 
 
 def _ranked(contenders: list[Contender], space: Space) -> list[Contender]:

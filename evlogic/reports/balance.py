@@ -5,7 +5,7 @@ Summed up from the games' records (evlogic.play.balance; the lines
 ``--games-out`` writes), so the report recomputed from that file is the
 report.  No game is scored here: winners and figures are the final score
 reports'; whether the bonus or the siege decided a game is
-rules/bonus_decided.lp's answer.  Intervals: Wilson for proportions
+rules/stats/bonus_decided.lp's answer.  Intervals: Wilson for proportions
 (statsmodels), Student's t for means (scipy), over games, which are
 independent (the players of one game are not, so a mean over players is
 first taken within each game).  Differences between rule sets are paired
@@ -26,7 +26,7 @@ from evlogic.asp.solver import rule_paths, solve
 #: The confidence level of every interval.
 LEVEL = 0.95
 
-#: Games a grounding of rules/bonus_decided.lp asks about.
+#: Games a grounding of rules/stats/bonus_decided.lp asks about.
 DECIDED_CHUNK = 2_000
 
 #: The means the report gives, each from the final report's players.
@@ -110,7 +110,7 @@ def decided(finals: Sequence[dict[str, Any]]) -> tuple[list[bool], list[bool]]:
             facts.append(f"region_bonus({game},{index},{int(player['region_bonus'])}).")
             if player["name"] in winners:
                 facts.append(f"winner({game},{index}).")
-    shown = solve("\n".join(facts), rule_paths(("bonus_decided.lp",)))
+    shown = solve("\n".join(facts), rule_paths(("stats/bonus_decided.lp",)))
     bonus = {s.arguments[0].number for s in shown if s.name == "bonus_decided"}
     siege = {s.arguments[0].number for s in shown if s.name == "siege_decided"}
     return [g in bonus for g in range(len(finals))], [g in siege for g in range(len(finals))]

@@ -40,10 +40,10 @@ REACH_RULES = (
     "board_report/figures.lp",
 )
 SIEGE_RULES = (
-    "position.lp",
-    "cores.lp",
-    "siege.lp",
-    "bonus.lp",
+    "scoring/position.lp",
+    "scoring/cores.lp",
+    "scoring/siege.lp",
+    "scoring/bonus.lp",
     "board_report/worst_siege.lp",
 )
 

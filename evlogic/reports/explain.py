@@ -1,7 +1,7 @@
 """Explanations: why a player's score is what it is, from witness atoms.
 
-Everything here is decoded from atoms of ``rules/explain.lp``,
-``rules/what_if.lp`` and ``rules/roles.lp`` (one solver call, the player
+Everything here is decoded from atoms of ``rules/explain/explain.lp``,
+``rules/explain/what_if.lp`` and ``rules/explain/roles.lp`` (one solver call, the player
 named by a ``focus/2`` fact); the only work on this side is ordering and
 wording.
 """
@@ -77,7 +77,7 @@ class Explanation:
     roles: dict[str, str] = field(repr=False)  # state -> role, for diagrams
     links: list[Link] = field(repr=False)
     # state -> (what it scores to whoever holds it, the multiplier applied),
-    # from rules/tile_value.lp: what a diagram's tile says
+    # from rules/explain/tile_value.lp: what a diagram's tile says
     worth: dict[str, tuple[int, int]] = field(repr=False, default_factory=dict)
 
     @property
@@ -220,7 +220,7 @@ def _reasons(parts: dict[str, list[int]]) -> list[str]:
         reasons.append(f"region {before} -> {after} states: bonus {bonus:+d}")
     siege = parts["what_if_siege"][0]
     if siege < 0:
-        reasons.append(f"siege lifted: penalty {siege:+d}")
+        reasons.append(f"siege lifted: {-siege:+d}")  # the penalty taken off is a gain
     net = parts["what_if_net"][0]
     if net != bonus - siege:
         reasons.append(f"net bonus {net:+d} after the floor at 0")

@@ -1,6 +1,6 @@
 """Reports: typed score breakdowns decoded from the solver's atoms.
 
-Decoding only reads what ``rules/output.lp`` shows; every figure here was
+Decoding only reads what ``rules/scoring/output.lp`` shows; every figure here was
 derived by the rules.  Ordering for display (sorted ids, region by joining
 layer) is the only thing done on this side.
 """
@@ -74,7 +74,7 @@ class ScoreReport:
         }
 
 
-#: A flat shown atom: a name and integers, as rules/output.lp promises.
+#: A flat shown atom: a name and integers, as rules/scoring/output.lp promises.
 _FLAT_ATOM = re.compile(r"(\w+)\((-?\d+(?:,-?\d+)*)\)")
 
 Atoms = dict[str, list[tuple[int, ...]]]  # name -> argument tuples (position index dropped)
@@ -103,7 +103,7 @@ def decode(atoms: Atoms, game: Game, line: int | None = None) -> ScoreReport:
     _check_shape(atoms, game)
     (states_won,) = atoms["states_won"][0]
     (game_end,) = atoms["game_end"][0]
-    if atoms["past_game_end"]:  # rules/position.lp: no game reaches this position
+    if atoms["past_game_end"]:  # rules/scoring/position.lp: no game reaches this position
         raise past_game_end(game.source, game.board, game.rules, states_won, game_end, line)
     _check_overflow(atoms, game)
     ids = state_ids(game.board)
@@ -152,7 +152,7 @@ def decode(atoms: Atoms, game: Game, line: int | None = None) -> ScoreReport:
 
 def _check_overflow(atoms: Atoms, game: Game) -> None:
     """A figure that clingo's 32-bit integers could not hold
-    (rules/overflow.lp) is never reported: it is an InputError naming the
+    (rules/scoring/overflow.lp) is never reported: it is an InputError naming the
     rule set (its programs, when it has any), as the numbers came from it."""
     if not atoms["overflow"]:
         return
@@ -168,7 +168,7 @@ def _check_overflow(atoms: Atoms, game: Game) -> None:
 
 
 def _check_shape(atoms: Atoms, game: Game) -> None:
-    """What rules/output.lp promises: one game end and states-won count, one
+    """What rules/scoring/output.lp promises: one game end and states-won count, one
     set of figures per player, a winner.  evlogic's rules keep it; a rule
     set's own program could break it (a second total/3, say), which is an
     InputError naming that program, never a report with a figure picked at

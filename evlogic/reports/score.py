@@ -19,8 +19,8 @@ from evlogic.reports.report import ScoreReport, atoms_by_position, decode
 
 #: Positions in which no player owns more states than this (home included)
 #: are scored with every region layer ground in one call
-#: (rules/region_layers.lp), the others a layer at a time
-#: (rules/region_order.lp).  A region is at most its player's states, and
+#: (rules/scoring/region_layers.lp), the others a layer at a time
+#: (rules/scoring/region_order.lp).  A region is at most its player's states, and
 #: one-shot layers cost its size squared against about a millisecond a layer
 #: (on the usa board and a hex lattice both take the same time at about 24
 #: states; tests/test_region_layers.py checks both give the same layers).
@@ -38,7 +38,7 @@ CACHED_BOARD_STATES = 1000
 def scoring_rules(game: Game) -> tuple[str, ...]:
     """The scoring program for ``game``: one-shot layers where regions are
     small and the rule set brings no program of its own (a program may read
-    rules/region_order.lp's predicates)."""
+    rules/scoring/region_order.lp's predicates)."""
     largest = max((len({player.home, *player.states}) for player in game.players), default=0)
     if largest <= ONE_SHOT_STATES and not game.rules.programs:
         return SCORING_RULES_ONE_SHOT

@@ -3,7 +3,7 @@
 Reads the reports ``evlogic batch`` wrote (error lines are counted and
 skipped), or the games ``evlogic balance --games-out`` wrote (each line's
 final report), and aggregates their figures; no scoring happens here.  Whether
-the regional bonus decided a game is a rule question: rules/bonus_decided.lp
+the regional bonus decided a game is a rule question: rules/stats/bonus_decided.lp
 answers it, a chunk of games per grounding, from the reports' face EVs and
 winners.
 """
@@ -21,7 +21,7 @@ from evlogic.loading.jsonkeys import DuplicateKey, loads
 from evlogic.loading.jsonlines import numbered, utf8_line
 from evlogic.loading.yamlfile import text_problem
 
-#: Games per grounding of rules/bonus_decided.lp (memory stays flat).
+#: Games per grounding of rules/stats/bonus_decided.lp (memory stays flat).
 CHUNK_SIZE = 10_000
 
 #: A figure must fit clingo's 32-bit integers.
@@ -161,8 +161,8 @@ def _figure(player: dict, key: str) -> int:
 
 
 def _bonus_decided(facts: list[str]) -> int:
-    """How many of these games the regional bonus decided (rules/bonus_decided.lp)."""
+    """How many of these games the regional bonus decided (rules/stats/bonus_decided.lp)."""
     if not facts:
         return 0
-    shown = solve("\n".join(facts), rule_paths(("bonus_decided.lp",)))
+    shown = solve("\n".join(facts), rule_paths(("stats/bonus_decided.lp",)))
     return sum(1 for symbol in shown if symbol.name == "bonus_decided")

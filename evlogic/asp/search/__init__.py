@@ -1,6 +1,6 @@
 """Searching every position for one that breaks something.
 
-``rules/generate.lp`` lets the solver choose a position (homes and owned
+``rules/search/generate.lp`` lets the solver choose a position (homes and owned
 states, unclaimed allowed), the scoring rules score it, and a program
 (a property of ``evlogic check``, or a diff of ``evlogic diff``) derives
 ``violation`` when the position is a counterexample.  :func:`search` finds a
@@ -16,9 +16,9 @@ guided by its total search, and ``positions`` reads positions off models.
 
 How the search is engineered (see bench/bench_search.py):
 
-* No number is materialised: properties compare points (rules/compare.lp),
-  winners come from rules/winners_by_points.lp and the bonus from tier
-  thresholds (rules/cores.lp), so the grounding stays small.
+* No number is materialised: properties compare points (rules/search/compare.lp),
+  winners come from rules/search/winners_by_points.lp and the bonus from tier
+  thresholds (rules/scoring/cores.lp), so the grounding stays small.
 * One grounding and one solve over every home of player 0, in which the
   solver decides player 0's home first (clasp's domain heuristic,
   rules/search/home_first.lp): each home is a case of its own, as under an
@@ -41,7 +41,7 @@ How the search is engineered (see bench/bench_search.py):
   parts (evlogic/asp/search/guide.py), once that search has proved its
   floor, or as a guess, once its best size so far has stood a while.
 * The counterexample reported is the first of that size in the order of
-  rules/canonical.lp, the same every run: homes in order, a solve each under
+  rules/search/canonical.lp, the same every run: homes in order, a solve each under
   an assumption (one optimising solve over every home took 80 s against
   0.9 s on diff's total search).
 """
@@ -140,7 +140,7 @@ def search(
         if "Integer overflow" not in str(error):
             raise
         # clasp adds a sum's weights in 32 bits: a rule set's program may give
-        # figures near 2^31, which score refuses too (rules/overflow.lp)
+        # figures near 2^31, which score refuses too (rules/scoring/overflow.lp)
         names = ", ".join(display_path(path) for path in program.users or program.paths)
         raise InputError(
             names,

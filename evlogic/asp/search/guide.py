@@ -214,10 +214,10 @@ class Guide:
         self, run: RunningSearch, size: int, home: int, stop: Callable[[], bool]
     ) -> tuple[Ordered, Found | None]:
         """The first counterexample of ``size`` owned states with player 0 at
-        ``home``, in the order of rules/canonical.lp, part by part of the guide
+        ``home``, in the order of rules/search/canonical.lp, part by part of the guide
         (:meth:`each_part`): each player 0 part with a counterexample is
         optimised under its assumptions (only the other players chosen, fast),
-        and the first of them is the one whose cost is least: rules/canonical.lp
+        and the first of them is the one whose cost is least: rules/search/canonical.lp
         is one set of #minimize statements, so costs compare across solves as
         within one.  ("none", None): no counterexample at that home; "unknown"
         or "stopped" as the deadline or ``stop`` said."""

@@ -30,7 +30,7 @@ def set_bound(control: clingo.Control, bound: int | None) -> None:
 
 
 def position(model: clingo.Model) -> Found:
-    """Position 0 of a model as rules/generate.lp shows it, ``home(P, S)``
+    """Position 0 of a model as rules/search/generate.lp shows it, ``home(P, S)``
     and ``owned(P, S)`` (not homes), read from the model's atoms rather than
     from what it shows: a property may #show terms of its own, and a term
     computed from a variable (``#show X : X = owned(0, 4).``) would pass for

@@ -63,7 +63,7 @@ SMALL_FIRST = True
 #: floor proved beside (:class:`Floor`) and at the progress line.
 POLL = 0.05
 
-#: A fact that says rules/canonical.lp is grounded (once per control).
+#: A fact that says rules/search/canonical.lp is grounded (once per control).
 CANONICAL_GROUNDED = "evlogic_canonical_grounded"
 
 
@@ -158,7 +158,7 @@ class RunningSearch:
             + board_program(self.board)
             + f"evlogic_players({self.players}).\n"
             + "".join(f"#external evlogic_limit({k}).\n" for k in range(self.players, self.top + 1))
-            # the homes of seats 1.. in increasing order only (rules/generate.lp)
+            # the homes of seats 1.. in increasing order only (rules/search/generate.lp)
             + ("evlogic_interchangeable.\n" if treats_other_seats_alike(self.program) else "")
         )
         rules = search_rules(self.program)
@@ -184,7 +184,7 @@ class RunningSearch:
 
     def _refuse_homes_past_game_end(self) -> None:
         """More players than a game end the rules give (game_end/2 of
-        rules/position.lp, a fact of the grounding): the homes alone are more
+        rules/scoring/position.lp, a fact of the grounding): the homes alone are more
         states won than that, so no position could happen."""
         ends = [
             atom.symbol.arguments[1]
@@ -434,14 +434,14 @@ class RunningSearch:
 
     def canonical(self, size: int, stop: Callable[[], bool] = never) -> Found | None:
         """The first counterexample of ``size`` owned states (the smallest size)
-        in the order of rules/canonical.lp: the same one every run, whatever the
+        in the order of rules/search/canonical.lp: the same one every run, whatever the
         solver met first (None if the time runs out first).  Homes are tried in
         order, a solve each under an assumption, so only the first home with such
         a counterexample is optimised (one optimising solve over every home took
         a hundred times longer: it kept proving homes after the first worse)."""
         control = self.control
         if not any(control.symbolic_atoms.by_signature(CANONICAL_GROUNDED, 0)):
-            control.load(str(rules_dir() / "canonical.lp"))
+            control.load(str(rules_dir() / "search" / "canonical.lp"))
             control.ground([("canonical", [])])
             control.add("evlogic_canonical_grounded", [], f"{CANONICAL_GROUNDED}.")
             control.ground([("evlogic_canonical_grounded", [])])

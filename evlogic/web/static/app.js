@@ -14,13 +14,19 @@ const PLAYER_STYLES = [
 ];
 const UNCLAIMED = { fill: "#f2f2f2", ink: "#333333" };
 const RADIUS = 30;
-const MIN_PLAYERS = 2;
+const MIN_PLAYERS = 1;  // a one-player table, as the command line scores it
 const MAX_PLAYERS = 6;
 const SVG_NS = "http://www.w3.org/2000/svg";
+// The longest uploaded board a link carries (characters, compressed): a
+// link past it needs the board file, and the page says so before copying.
+const LINK_BOARD_LIMIT = 32000;
 
 const state = {
   boardName: "usa",        // a catalog name, or the uploaded file's name
   inlineBoard: null,       // an uploaded board (inline mapping), or null
+  boardLink: null,         // the uploaded board, compressed for the link, or null
+  boardLinkSize: 0,        // its length, when over LINK_BOARD_LIMIT (then boardLink is null)
+  pending: null,           // a link's position whose uploaded board is not here yet
   board: null,             // the board document (GET /api/boards/{name})
   rules: "standard",
   compare: "",
@@ -28,6 +34,7 @@ const state = {
   active: 0,
   focus: null,             // index of the focused player, or null
   homeMode: false,
+  cursor: null,            // the tile the map's Tab stop is on (a state id)
 };
 const history = { past: [], future: [] };
 let refreshCount = 0;
@@ -58,6 +65,8 @@ async function api(path, body, as = "json", method = undefined) {
 }
 
 function showError(message) {
+  // (a link's position waiting for its board file stays said until it comes)
+  if (!message && state.pending) message = state.pending.message;
   const box = document.getElementById("error");
   box.textContent = message ? `evlogic: error: ${message}` : "";
   box.hidden = !message;
@@ -77,8 +86,11 @@ function gameBody() {
   };
 }
 
-function ready() {
-  return state.players.length > 0 && state.players.every((p) => p.home);
+// What the score requests send: the players with a home (a game file needs
+// one for every player; the table lists the others as not scored yet).
+function scoredBody() {
+  const game = gameBody();
+  return { ...game, players: game.players.filter((p) => p.home) };
 }
 
 function ownerOf(id) {
@@ -133,6 +145,7 @@ function writeUrl() {
   if (state.compare) params.set("compare", state.compare);
   params.set("players", JSON.stringify(state.players));
   if (state.focus !== null) params.set("focus", String(state.focus));
+  if (state.inlineBoard && state.boardLink) params.set("board_data", state.boardLink);
   history.replaceUrl = true;
   window.history.replaceState(null, "", `#${params.toString()}`);
 }
@@ -148,6 +161,7 @@ function readUrl() {
       rules: params.get("rules") || "standard",
       compare: params.get("compare") || "",
       focus: params.has("focus") ? Number(params.get("focus")) : null,
+      boardData: params.get("board_data"),
       players: players.map((p) => ({
         name: String(p.name), home: p.home || null, states: (p.states || []).map(String),
       })),
@@ -157,12 +171,78 @@ function readUrl() {
   }
 }
 
+// An uploaded board travels in the link: its inline mapping as JSON, deflated
+// (CompressionStream, no library) and in base64url.  Opened, it is checked by
+// the server as an uploaded file is (POST /api/boards/parse).
+
+function base64url(bytes) {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+function fromBase64url(text) {
+  const binary = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+async function packText(text) {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+  return base64url(new Uint8Array(await new Response(stream).arrayBuffer()));
+}
+
+async function unpackText(code) {
+  const stream = new Blob([fromBase64url(code)]).stream()
+    .pipeThrough(new DecompressionStream("deflate-raw"));
+  return new Response(stream).text();
+}
+
+async function packBoard(board) {
+  state.boardLink = null;
+  state.boardLinkSize = 0;
+  try {
+    const code = await packText(JSON.stringify(board.inline));
+    if (code.length <= LINK_BOARD_LIMIT) state.boardLink = code;
+    else state.boardLinkSize = code.length;
+  } catch (_) {
+    state.boardLinkSize = Infinity;  // no CompressionStream: the link needs the file
+  }
+}
+
+// Before copying: does the link carry all it needs?
+function linkNote() {
+  const note = document.getElementById("copy-link-note");
+  let text = "";
+  if (state.inlineBoard && !state.boardLink) {
+    const size = Number.isFinite(state.boardLinkSize)
+      ? ` (${state.boardLinkSize.toLocaleString("en")} characters compressed, over ${LINK_BOARD_LIMIT.toLocaleString("en")})`
+      : "";
+    text = `The board is too large to carry in a link${size}: a copied link needs the file ${state.boardName}, uploaded again where it is opened.`;
+  }
+  note.textContent = text;
+  note.hidden = !text;
+  return text;
+}
+
+async function copyLink() {
+  const needs = linkNote();
+  const what = needs ? `Link copied. ${needs}` : "Link copied: it reopens this position.";
+  try {
+    await navigator.clipboard.writeText(window.location.href);
+    notice(what);
+  } catch (_) {
+    notice(`Copy this link: ${window.location.href}${needs ? ` (${needs})` : ""}`);
+  }
+}
+
 // --- clicks -----------------------------------------------------------------
 
 function clickTile(id, event) {
   const player = state.players[state.active];
   if (!player) return;
-  if (state.homeMode || event.shiftKey) {
+  if (state.homeMode || event.shiftKey || !player.home) {  // a player's first tile: the home
     setHome(id);
     return;
   }
@@ -189,7 +269,8 @@ function setHome(id) {
   record();
   for (const p of state.players) p.states = p.states.filter((s) => s !== id);
   player.home = id;
-  notice("");
+  state.homeMode = false;  // Home mode sets one home
+  notice(`${id} is ${player.name}'s home.`);
   changed();
 }
 
@@ -209,6 +290,7 @@ function renderPlayers() {
     pick.name = "active-player";
     pick.checked = index === state.active;
     pick.title = `make ${player.name} the active player (key ${index + 1})`;
+    pick.setAttribute("aria-label", `${player.name} is the active player (key ${index + 1})`);
     pick.addEventListener("change", () => setActive(index));
 
     const swatch = document.createElement("span");
@@ -222,7 +304,7 @@ function renderPlayers() {
     name.addEventListener("change", () => rename(index, name.value));
 
     const home = document.createElement("span");
-    home.textContent = player.home ? ` home ${player.home}` : " (no home yet: shift-click a tile)";
+    home.textContent = player.home ? ` home ${player.home}` : " (no home yet)";
 
     const up = button("↑", `move ${player.name} up`, () => move(index, -1), index === 0);
     const down = button("↓", `move ${player.name} down`, () => move(index, 1),
@@ -250,7 +332,40 @@ function setActive(index) {
   if (index < 0 || index >= state.players.length) return;
   state.active = index;
   renderPlayers();
+  renderActiveLine();
   notice(`${state.players[index].name} is the active player.`);
+}
+
+// Focusing a player (their name in the table) makes them the active player
+// too: the tiles clicked on their diagram are theirs.  Again: unfocused.
+function focusPlayer(index) {
+  if (state.focus === index) {
+    state.focus = null;
+  } else {
+    state.focus = index;
+    state.active = index;
+    renderPlayers();
+    renderActiveLine();
+  }
+  writeUrl();
+  refresh();
+}
+
+// Whose tiles a click gives, above the map.
+function renderActiveLine() {
+  const line = document.getElementById("active-line");
+  const player = state.players[state.active];
+  line.replaceChildren();
+  line.classList.toggle("home-mode", Boolean(state.homeMode));
+  if (!player) return;
+  const swatch = document.createElement("span");
+  swatch.className = "swatch";
+  swatch.style.background = PLAYER_STYLES[state.active].fill;
+  const name = document.createElement("strong");
+  name.textContent = player.name;
+  const home = state.homeMode || !player.home;
+  line.append(home ? "Next tile: the home of " : "Tiles go to ", swatch, name,
+    home ? (state.homeMode ? " (Home mode)" : " (no home yet)") : " (the active player; keys 1–6 change it)");
 }
 
 function rename(index, name) {
@@ -400,11 +515,116 @@ function drawOwners() {
   return svg;
 }
 
+// --- the map by keyboard ---------------------------------------------------------
+//
+// The map is one Tab stop (a roving tabindex: the tile last focused, or the
+// top left one).  The arrow keys move by hex geometry, not by the board's
+// borders: to the nearest tile in that direction on the map as drawn (within
+// 60 degrees of it), so islands and states with no border are reached too.
+// Enter or Space claims the tile as a click does; Shift+Enter sets the home.
+
+const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+let keyboardUsed = false;  // the last input was a key: focus shows its ring
+
+function tileCentre(tile) {
+  const numbers = tile.querySelector("polygon").getAttribute("points").trim()
+    .split(/[\s,]+/).map(Number);
+  let x = 0;
+  let y = 0;
+  for (let i = 0; i < numbers.length; i += 2) {
+    x += numbers[i];
+    y += numbers[i + 1];
+  }
+  return [(2 * x) / numbers.length, (2 * y) / numbers.length];
+}
+
+// The tile an arrow moves to from `from`, or null: within 60° of the arrow,
+// the nearest (a little less near for being off the line).  On a hex grid:
+// Left and Right, the neighbour in the row; Up and Down, one of the two in
+// the row above or below, the tie going clockwise, so the opposite arrow
+// leads back.
+function tileToward(tiles, from, [dx, dy]) {
+  const [x, y] = from.centre;
+  let best = null;
+  for (const tile of tiles) {
+    if (tile === from) continue;
+    const vx = tile.centre[0] - x;
+    const vy = tile.centre[1] - y;
+    const along = vx * dx + vy * dy;
+    const across = dx * vy - dy * vx;  // > 0: clockwise of the arrow
+    if (along <= 0 || Math.abs(across) > along * Math.sqrt(3) - 0.5) continue;  // under 60°
+    const cost = Math.hypot(vx, vy) + Math.abs(across) / 2;  // near, then straight ahead
+    if (!best || cost < best.cost - 0.5 || (cost < best.cost + 0.5 && across > best.across)) {
+      best = { tile, cost, across };
+    }
+  }
+  return best ? best.tile.element : null;
+}
+
+function tileLabel(tile) {
+  const title = tile.querySelector("title");
+  const gain = tile.dataset.gain;
+  const worth = gain === undefined ? "" : `; won, ${signed(Number(gain))} for the focused player`;
+  return `${title ? title.textContent : tile.dataset.state}${worth}`;
+}
+
+function showRing(svg, tile) {
+  const ring = svg.querySelector(".focus-ring");
+  if (!ring) return;
+  const points = tile.querySelector("polygon").getAttribute("points");
+  for (const line of ring.querySelectorAll("polygon")) line.setAttribute("points", points);
+  svg.classList.toggle("ringed", keyboardUsed);
+}
+
 function showMap(svg) {
   const map = document.getElementById("map");
+  const held = map.contains(document.activeElement) && document.activeElement.dataset
+    ? document.activeElement.dataset.state : undefined;  // focus survives the redraw
+  svg.setAttribute("role", "group");
+  svg.setAttribute("aria-describedby", "map-hint");
+  const title = svg.querySelector(":scope > title");
+  svg.setAttribute("aria-label", `The board${title ? `: ${title.textContent}` : ""}`);
+  const ring = svgElement("g", { class: "focus-ring", "aria-hidden": "true" });
+  ring.append(
+    svgElement("polygon", { fill: "none", stroke: "#000000", "stroke-width": 8, "stroke-linejoin": "round" }),
+    svgElement("polygon", { fill: "none", stroke: "#ffffff", "stroke-width": 3, "stroke-linejoin": "round" }),
+  );
+  svg.append(ring);
   map.replaceChildren(svg);
-  for (const tile of svg.querySelectorAll("g.tile[data-state]")) {
-    tile.addEventListener("click", (event) => clickTile(tile.dataset.state, event));
+  const elements = [...svg.querySelectorAll("g.tile[data-state]")];
+  const tiles = elements.map((element) => ({ element, centre: tileCentre(element) }));
+  for (const tile of tiles) tile.element.centre = tile.centre;
+  const ids = new Set(elements.map((e) => e.dataset.state));
+  if (!ids.has(state.cursor)) {  // the top left tile
+    const first = [...tiles].sort((a, b) => a.centre[1] - b.centre[1] || a.centre[0] - b.centre[0])[0];
+    state.cursor = first ? first.element.dataset.state : null;
+  }
+  for (const tile of tiles) {
+    const element = tile.element;
+    element.setAttribute("role", "button");
+    element.setAttribute("tabindex", element.dataset.state === state.cursor ? "0" : "-1");
+    element.setAttribute("aria-label", tileLabel(element));
+    element.addEventListener("click", (event) => clickTile(element.dataset.state, event));
+    element.addEventListener("focus", () => {
+      for (const other of elements) other.setAttribute("tabindex", other === element ? "0" : "-1");
+      state.cursor = element.dataset.state;
+      showRing(svg, element);
+    });
+    element.addEventListener("blur", () => svg.classList.remove("ringed"));
+    element.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        if (!event.repeat) clickTile(element.dataset.state, event);
+      } else if (ARROWS[event.key] && !event.altKey && !event.ctrlKey && !event.metaKey) {
+        event.preventDefault();
+        const next = tileToward(tiles, tile, ARROWS[event.key]);
+        if (next) next.focus();
+      }
+    });
+  }
+  if (held !== undefined) {
+    const again = elements.find((e) => e.dataset.state === held);
+    if (again) again.focus();
   }
 }
 
@@ -414,6 +634,7 @@ function markGains(svg, whatIf) {
     const tile = svg.querySelector(`g.tile[data-state="${CSS.escape(entry.state)}"]`);
     if (!tile) continue;
     tile.dataset.gain = String(entry.gain);
+    tile.setAttribute("aria-label", tileLabel(tile));
     const box = tile.querySelector("polygon").getBBox();
     tile.append(svgElement("text", {
       class: "gain", x: box.x + box.width / 2, y: box.y + 11, "text-anchor": "middle",
@@ -429,57 +650,113 @@ function signed(number) {
   return number > 0 ? `+${number}` : String(number);
 }
 
+const COLUMNS = ["Player", "Home", "States", "Face EV", "Region", "Bonus", "Siege", "Penalty",
+  "Net bonus", "Total"];
+
+// The table lists every player in seat order: those with a home as the
+// report scores them (report: the `score` report of those, or null when
+// none has one), the others as not scored yet.
 function renderScore(report, second) {
   const head = document.querySelector("#score thead");
   const body = document.querySelector("#score tbody");
-  const columns = ["Player", "Home", "States", "Face EV", "Region", "Bonus", "Siege",
-    "Penalty", "Net bonus", "Total"];
+  const columns = [...COLUMNS];
   if (second) columns.push(`Total (${second.rules})`, "Difference");
-  head.replaceChildren(row(columns.map((text, i) => cell("th", text, i >= 2 && i !== 4 && i !== 6))));
+  head.replaceChildren(row(columns.map((text, i) => {
+    const th = cell("th", text, i >= 2 && i !== 4 && i !== 6);
+    th.scope = "col";
+    return th;
+  })));
   body.replaceChildren();
-  report.players.forEach((player, index) => {
-    const values = [
-      player.name, player.home, String(player.states.length), String(player.face_ev),
-      player.region.length ? `${player.region.length}: ${player.region.join(" ")}` : "-",
-      signed(player.region_bonus), player.siege.length ? player.siege.join(" ") : "-",
-      signed(-player.siege_penalty), signed(player.net_bonus), String(player.total),
-    ];
-    if (second) {
-      const other = second.players[index].total;
-      values.push(String(other), signed(other - player.total));
-    }
-    const line = row(values.map((text, i) => {
-      const element = cell("td", text, i >= 2 && i !== 4 && i !== 6);
-      if (i === 0) {
-        element.classList.add("name");
-        const swatch = document.createElement("span");
-        swatch.className = "swatch";
-        swatch.style.background = PLAYER_STYLES[index].fill;
-        element.prepend(swatch);
-      }
-      if (i === 9) element.classList.add("total");
-      if (i === 10) element.classList.add("total-b");  // under the second rule set
-      return element;
-    }));
+  state.players.forEach((player, index) => {
+    const at = report ? report.players.findIndex((p) => p.name === player.name) : -1;
+    const line = at >= 0
+      ? scoredRow(report, second, at, index)
+      : unscoredRow(player, index, columns.length);
     line.dataset.player = player.name;
-    if (report.winners.includes(player.name)) line.classList.add("winner");
-    if (second && second.winners.includes(player.name)) line.classList.add("winner-b");
-    if (state.focus === index) line.classList.add("focused");
-    line.addEventListener("click", () => {
-      state.focus = state.focus === index ? null : index;
-      writeUrl();
-      refresh();
-    });
+    if (state.focus === index && at >= 0) line.classList.add("focused");
+    line.addEventListener("click", () => (at >= 0 ? focusPlayer(index) : setActive(index)));
     body.append(line);
   });
+}
+
+function scoredRow(report, second, at, index) {
+  const player = report.players[at];
+  const values = [
+    player.name, player.home, String(player.states.length), String(player.face_ev),
+    player.region.length ? `${player.region.length}: ${player.region.join(" ")}` : "-",
+    signed(player.region_bonus), player.siege.length ? player.siege.join(" ") : "-",
+    signed(-player.siege_penalty), signed(player.net_bonus), String(player.total),
+  ];
+  if (second) {
+    const other = second.players[at].total;
+    values.push(String(other), signed(other - player.total));
+  }
+  const line = row(values.map((text, i) => {
+    if (i === 0) {
+      const focused = state.focus === index;
+      return nameCell(index, player.name, focused,
+        focused ? `stop explaining ${player.name}` : `explain ${player.name}'s score; they become the active player`);
+    }
+    const element = cell("td", text, i >= 2 && i !== 4 && i !== 6);
+    if (i === 9) element.classList.add("total");
+    if (i === 10) element.classList.add("total-b");  // under the second rule set
+    return element;
+  }));
+  if (report.winners.includes(player.name)) line.classList.add("winner");
+  if (second && second.winners.includes(player.name)) line.classList.add("winner-b");
+  return line;
+}
+
+function unscoredRow(player, index, width) {
+  const name = nameCell(index, player.name, null, `make ${player.name} the active player, to place their home`);
+  const what = document.createElement("td");
+  what.colSpan = width - 1;
+  what.className = "unscored";
+  const held = player.states.length
+    ? `; holds ${player.states.join(" ")}, not counted until then` : "";
+  what.textContent = `no home yet: not scored${held}`;
+  const line = row([name, what]);
+  line.classList.add("no-home");
+  return line;
+}
+
+// A player's name: a button (Tab reaches it; Enter or a click focuses them).
+function nameCell(index, name, pressed, title) {
+  const element = document.createElement("th");
+  element.scope = "row";
+  element.className = "name";
+  const swatch = document.createElement("span");
+  swatch.className = "swatch";
+  swatch.style.background = PLAYER_STYLES[index].fill;
+  const focus = document.createElement("button");
+  focus.type = "button";
+  focus.className = "focus-player";
+  focus.textContent = name;
+  focus.title = title;
+  if (pressed !== null) focus.setAttribute("aria-pressed", String(pressed));
+  element.append(swatch, focus);
+  return element;
+}
+
+function renderStatus(report, second) {
   const status = document.getElementById("status");
+  const missing = state.players.filter((p) => !p.home).map((p) => p.name);
+  const waiting = missing.length
+    ? `Set a home for ${missing.join(", ")}: pick the player (keys 1–6), then click a tile.` : "";
+  if (!report) {
+    status.textContent = waiting;
+    status.classList.remove("final");
+    return;
+  }
   const where = report.final
     ? "final"
     : `projection, ${report.states_won} of ${report.game_end} states won`;
-  let text = `${report.board}, ${report.rules} rules: ${where}. Winner: ${report.winners.join(", ")}`;
+  const among = missing.length ? " (of those with a home)" : "";
+  let text = `${report.board}, ${report.rules} rules: ${where}. Winner${among}: ${report.winners.join(", ")}`;
   if (second) text += ` · under ${second.rules}: ${second.winners.join(", ")}`;
+  if (waiting) text += `. ${waiting}`;
   status.textContent = text;
-  status.classList.toggle("final", report.final);
+  status.classList.toggle("final", report.final && !missing.length);
 }
 
 function row(cells) {
@@ -497,55 +774,101 @@ function cell(tag, text, number) {
 
 // --- the explanation -----------------------------------------------------------
 
-function renderExplanation(explanation) {
+// What `evlogic explain` shows: the face, the core and the states that
+// joined, the region's size and bonus, the siege's arithmetic, the total;
+// `score` is the player's row of the score report (face EV, region).
+function renderExplanation(explanation, score) {
   const panel = document.getElementById("explain");
   panel.replaceChildren();
   const title = document.createElement("h2");
-  title.textContent = `Explanation: ${explanation.player}`;
+  title.textContent = `Explanation: ${explanation.player} (home ${explanation.home}): total ${explanation.total} EV`;
   panel.append(title);
-  const lines = [];
-  if (explanation.core.length) {
-    const [home, a, b] = explanation.core;
-    lines.push(`Core: ${home} + ${a} + ${b}: ${a} and ${b} both border ${home} and each other.`);
-  } else {
-    lines.push(`Core: none. A core needs two owned states that border ${explanation.home} and each other.`);
-  }
-  for (const join of explanation.joins) {
-    lines.push(`+ ${join.state} joins: touches ${join.links.join(", ")}`);
-  }
-  for (const left of explanation.excluded) {
-    const touches = left.links.length === 1
-      ? `touches only ${left.links[0]}`
-      : left.links.length ? `touches ${left.links.join(", ")}` : "touches no region state";
-    lines.push(`− ${left.state} left out: ${touches}; needs ${left.needed}`);
-  }
-  for (const siege of explanation.siege) {
-    lines.push(`Siege: ${siege.state} held by ${siege.owner}: −${siege.penalty}`);
-  }
   const list = document.createElement("ul");
-  for (const text of lines) {
+  const line = (text, parent = list) => {
     const item = document.createElement("li");
     item.textContent = text;
-    list.append(item);
+    parent.append(item);
+    return item;
+  };
+  const sublist = (item) => {
+    const inner = document.createElement("ul");
+    item.append(inner);
+    return inner;
+  };
+  line(`Face EV: ${score.face_ev}`);
+  let core;
+  if (explanation.core.length) {
+    const [home, a, b] = explanation.core;
+    core = line(`Core: ${home} + ${a} + ${b}: ${a} and ${b} both border ${home} and each other.`);
+  } else {
+    core = line(`Core: none. A core needs two owned states that border ${explanation.home} and each other.`);
   }
+  if (explanation.joins.length) {
+    const joins = sublist(core);
+    for (const join of explanation.joins) {
+      line(`+ ${join.state} joins: touches ${join.links.join(", ") || "nothing"}`, joins);
+    }
+  }
+  const region = score.region.length
+    ? line(`Region: ${score.region.length} states, bonus ${signed(explanation.region_bonus)}`)
+    : line("Region: none, bonus 0");
+  if (explanation.excluded.length) {
+    const left = sublist(region);
+    for (const state of explanation.excluded) {
+      const touches = state.links.length === 1
+        ? `touches only ${state.links[0]}`
+        : state.links.length ? `touches ${state.links.join(", ")}` : "touches no region state";
+      line(`− ${state.state} left out: ${touches}; needs ${state.needed}`, left);
+    }
+  }
+  if (explanation.siege.length) {
+    const siege = sublist(line("Siege:"));
+    for (const sieged of explanation.siege) {
+      line(`${sieged.state} held by ${sieged.owner}: −${sieged.penalty}`, siege);
+    }
+    const floor = explanation.region_bonus < explanation.siege_penalty ? " (floored at 0)" : "";
+    line(`bonus ${signed(explanation.region_bonus)} − ${explanation.siege_penalty} = ` +
+      `${signed(explanation.net_bonus)}${floor}`, siege);
+  } else {
+    line("Siege: none");
+  }
+  const net = explanation.net_bonus;
+  line(`Total: ${score.face_ev} face ${net < 0 ? "−" : "+"}${Math.abs(net)} net bonus = ` +
+    `${explanation.total} EV`).classList.add("total");
   panel.append(list);
 
+  // Every what-if, strongest first, as `explain --format json` lists them.
+  const options = explanation.what_if;
+  document.getElementById("next-heading").textContent = options.length
+    ? `Where to play next: all ${options.length} states ${explanation.player} could still win, best first`
+    : "Where to play next";
   const next = document.getElementById("next");
   next.replaceChildren();
-  for (const entry of explanation.what_if.slice(0, 15)) {
+  for (const entry of options) {
     const item = document.createElement("li");
     item.dataset.state = entry.state;
     const from = entry.holder ? ` from ${entry.holder}` : "";
-    // the command line's reasons; its "4 -> 5" arrow as one character, so a line never breaks inside it
-    const reasons = entry.reasons.join("; ").replaceAll(" -> ", " → ") || "no change";
+    const reasons = entry.reasons.map(reasonText).join("; ") || "no change";
     item.textContent = `${entry.state}${from}: ${signed(entry.gain)} (${reasons})`;
     next.append(item);
   }
 }
 
+// A what-if reason in the page's words: the "4 -> 5" arrow is one
+// character, so a line never breaks inside it.
+function reasonText(reason) {
+  return reason.replaceAll(" -> ", " → ");
+}
+
 function clearExplanation() {
   const panel = document.getElementById("explain");
-  panel.innerHTML = "<h2>Explanation</h2><p class=\"placeholder\">Click a player's row in the score table to see why their score is what it is.</p>";
+  const title = document.createElement("h2");
+  title.textContent = "Explanation";
+  const placeholder = document.createElement("p");
+  placeholder.className = "placeholder";
+  placeholder.textContent = "Click a player's name in the score table to see why their score is what it is.";
+  panel.replaceChildren(title, placeholder);
+  document.getElementById("next-heading").textContent = "Where to play next";
   document.getElementById("next").replaceChildren();
 }
 
@@ -565,18 +888,18 @@ function updateButtons() {
   document.getElementById("home-mode").setAttribute("aria-pressed", String(state.homeMode));
   document.getElementById("rules-select").value = state.rules;
   document.getElementById("compare-select").value = state.compare;
+  renderActiveLine();
+  linkNote();
 }
 
 async function refresh() {
   const mine = ++refreshCount;
   const current = () => mine === refreshCount;
-  if (!ready()) {
+  const game = scoredBody();
+  if (!game.players.length) {  // nobody to score yet
     showMap(drawOwners());
-    document.querySelector("#score thead").replaceChildren();
-    document.querySelector("#score tbody").replaceChildren();
-    const missing = state.players.filter((p) => !p.home).map((p) => p.name);
-    document.getElementById("status").textContent =
-      `Set a home for ${missing.join(", ")}: pick the player (keys 1–6), then shift-click a tile.`;
+    renderScore(null, null);
+    renderStatus(null, null);
     clearExplanation();
     document.body.dataset.ready = "true";
     return;
@@ -586,15 +909,15 @@ async function refresh() {
   // come; a focused player's explanation and diagram (what-if included: the
   // slower answers) follow.  Unfocused, the map shows owners only, which
   // needs no answer: it is drawn while the scores are on their way.
-  const game = gameBody();
-  const focused = state.focus !== null && state.focus < state.players.length;
+  const chosen = state.focus !== null ? state.players[state.focus] : null;
+  const focused = Boolean(chosen && chosen.home);
   const scores = Promise.all([
     api("/api/score", game),
     state.compare ? api("/api/score", { ...game, rules: state.compare }) : null,
   ]);
   let focus = null;
   if (focused) {
-    const player = state.players[state.focus].name;
+    const player = chosen.name;
     focus = Promise.all([
       api("/api/explain", { ...game, player }),
       api("/api/diagram", { ...game, player }, "text"),
@@ -608,6 +931,7 @@ async function refresh() {
     if (!current()) return;
     showError("");
     renderScore(report, second);
+    renderStatus(report, second);
     if (focused) {
       const [explanation, svgText] = await focus;
       if (!current()) return;
@@ -615,7 +939,8 @@ async function refresh() {
       const imported = document.importNode(svg, true);
       showMap(imported);
       markGains(imported, explanation.what_if);
-      renderExplanation(explanation);
+      const score = report.players.find((p) => p.name === chosen.name);
+      renderExplanation(explanation, score);
     } else {
       clearExplanation();
     }
@@ -804,6 +1129,9 @@ function showBalanceResults(run) {
   link.append(open, " or ", save, " (it opens offline).");
   const scroll = document.createElement("div");
   scroll.className = "table-scroll";
+  scroll.setAttribute("role", "region");  // (it may scroll sideways: a Tab stop, for the arrow keys)
+  scroll.setAttribute("aria-label", "balance at a glance");
+  scroll.tabIndex = 0;
   scroll.append(balanceSummary(report));
   results.replaceChildren(
     scroll,
@@ -841,6 +1169,33 @@ async function loadBoard(name) {
   state.board = await api(`/api/boards/${encodeURIComponent(name)}`);
   state.boardName = name;
   state.inlineBoard = null;
+  state.boardLink = null;
+  state.boardLinkSize = 0;
+}
+
+// An uploaded board (POST /api/boards/parse's answer), named by its file.
+async function useUploadedBoard(board, name) {
+  state.board = board;
+  state.boardName = name;
+  state.inlineBoard = board.inline;
+  await packBoard(board);
+  const select = document.getElementById("board-select");
+  let option = [...select.options].find((o) => o.value === name);
+  if (!option) {
+    option = new Option(`${board.title} (uploaded)`, name);
+    select.append(option);
+  }
+  select.value = name;
+}
+
+// A link's position, once its board is loaded.
+function usePosition(position) {
+  state.rules = position.rules || "standard";
+  state.compare = position.compare || "";
+  state.players = position.players.map((p) => ({ name: p.name, home: p.home, states: p.states || [] }));
+  const focus = position.focus;
+  state.focus = Number.isInteger(focus) && focus >= 0 && focus < state.players.length ? focus : null;
+  state.active = state.focus === null ? 0 : state.focus;
 }
 
 function resetPosition() {
@@ -867,17 +1222,13 @@ async function uploadBoard(file) {
     const text = await file.text();
     const board = await api("/api/boards/parse", { yaml: text, filename: file.name });
     record();
-    state.board = board;
-    state.boardName = file.name;
-    state.inlineBoard = board.inline;
+    await useUploadedBoard(board, file.name);
     resetPosition();
-    const select = document.getElementById("board-select");
-    let option = [...select.options].find((o) => o.value === file.name);
-    if (!option) {
-      option = new Option(`${board.title} (uploaded)`, file.name);
-      select.append(option);
+    if (state.pending && state.pending.board === file.name) {  // the board a link needed
+      usePosition(state.pending);
+      notice(`${file.name}: the link's position is reopened.`);
     }
-    select.value = file.name;
+    state.pending = null;
     showError("");
     changed();
   } catch (error) {
@@ -919,6 +1270,35 @@ async function download() {
   }
 }
 
+// The board a link names: carried in it (an uploaded board), or one the
+// server knows.  False, with the reason shown, when neither.
+async function openLinkedBoard(position) {
+  const name = position.board;
+  if (position.boardData) {
+    try {
+      const text = await unpackText(position.boardData);
+      const board = await api("/api/boards/parse", { yaml: text, filename: name });
+      await useUploadedBoard(board, name);
+      return true;
+    } catch (error) {
+      state.pending = { ...position, message: `this link's board ${name} cannot be read from ` +
+        `the link (${error.message}); upload ${name} (Upload board…) to reopen the position` };
+      showError("");
+      return false;
+    }
+  }
+  try {
+    await loadBoard(name);
+    return true;
+  } catch (error) {
+    state.pending = { ...position, message: `${error.message}. This link's board ${name} is ` +
+      `not on this server: it was uploaded from a file; upload ${name} (Upload board…) to ` +
+      "reopen the position" };
+    showError("");
+    return false;
+  }
+}
+
 async function start() {
   try {
     const [boards, rules, initial] = await Promise.all([
@@ -932,14 +1312,14 @@ async function start() {
     }
     fillBalanceRules(rules);
     const fromUrl = readUrl();
-    const game = fromUrl || initial;
-    await loadBoard(fromUrl && fromUrl.board ? fromUrl.board : game.board);
-    state.rules = game.rules || "standard";
-    state.compare = (fromUrl && fromUrl.compare) || "";
-    state.focus = fromUrl ? fromUrl.focus : null;
-    state.players = game.players.map((p) => ({ name: p.name, home: p.home, states: p.states || [] }));
-    state.active = 0;
-    boardSelect.value = state.boardName;
+    if (fromUrl && fromUrl.board && !(await openLinkedBoard(fromUrl))) {
+      await loadBoard(initial.board);  // the link's board is not here: say which file it needs
+      usePosition(initial);
+    } else {
+      if (!fromUrl || !fromUrl.board) await loadBoard(initial.board);
+      usePosition(fromUrl || initial);
+    }
+    if (!state.inlineBoard) boardSelect.value = state.boardName;
   } catch (error) {
     showError(error.message);
     return;
@@ -985,15 +1365,11 @@ function wire() {
     state.homeMode = !state.homeMode;
     updateButtons();
   });
+  // The map's focus ring shows for keyboard use, not after a click.
+  document.addEventListener("keydown", () => { keyboardUsed = true; }, true);
+  document.addEventListener("pointerdown", () => { keyboardUsed = false; }, true);
   document.getElementById("download").addEventListener("click", download);
-  document.getElementById("copy-link").addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText(window.location.href);
-      notice("Link copied: it reopens this position.");
-    } catch (_) {
-      notice(`Copy this link: ${window.location.href}`);
-    }
-  });
+  document.getElementById("copy-link").addEventListener("click", copyLink);
   document.getElementById("add-player").addEventListener("click", addPlayer);
   document.getElementById("balance-form").addEventListener("submit", startBalance);
   document.getElementById("balance-stop").addEventListener("click", stopBalance);
