@@ -51,7 +51,7 @@ def test_every_player_properties_answer_as_the_player_0_ones(
     loaded: list[Path] = []
 
     def recording(board, program, programs, *args, **kwargs):
-        loaded.append(programs[-1])
+        loaded.append(programs.paths[-1])  # (the programs as read, evlogic.asp.program)
         return search(board, program, programs, *args, **kwargs)
 
     monkeypatch.setattr(evlogic.reports.check, "search", recording)
@@ -176,7 +176,7 @@ def test_the_counterexample_printed_does_not_depend_on_how_the_time_fell(
     """Time slices change which solves finish first, and so what the solver
     learnt and tries next (here played by random seeds); the answer is still
     the first smallest counterexample in the fixed order of rules/search/canonical.lp."""
-    import evlogic.asp.search
+    import evlogic.asp.search.encoding
     from evlogic.loading.boards import load_board
     from evlogic.reports.check import check
 
@@ -185,7 +185,7 @@ def test_the_counterexample_printed_does_not_depend_on_how_the_time_fell(
     found = []
     for seed in (1, 2, 3, 4):
         options = ("--configuration=jumpy", f"--seed={seed}", "--rand-freq=0.5")
-        monkeypatch.setattr(evlogic.asp.search, "SOLVER_OPTIONS", options)
+        monkeypatch.setattr(evlogic.asp.search.encoding, "SOLVER_OPTIONS", options)
         result = check(
             "bonus.lp", board, "board.yaml", load_rule_set("standard"), "standard", players=3
         )

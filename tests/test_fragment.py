@@ -20,7 +20,8 @@ from conftest import board_dict
 from evlogic.asp import predicates
 from evlogic.asp.cone import treats_other_seats_alike
 from evlogic.asp.facts import board_program, game_program
-from evlogic.asp.fragment import RULE_SET_READABLE_FILES, Kind, read_program, refuse_outside
+from evlogic.asp.fragment import RULE_SET_READABLE_FILES, Kind, refuse_outside
+from evlogic.asp.program import read_program
 from evlogic.asp.solver import SCORING_RULES, ground, rule_paths
 from evlogic.errors import InputError
 from evlogic.loading.boards import Board, load_board
@@ -66,6 +67,62 @@ def test_the_table_of_names_is_what_the_rule_files_use():
     assert constants == predicates.EVLOGIC_CONSTANTS
     scoring, _ = mentions([rules_dir() / name for name in RULE_SET_READABLE_FILES])
     assert scoring == predicates.SCORING_MENTIONS
+
+
+def derivers(paths: list[Path]) -> dict[tuple[str, int], set[str]]:
+    """Each predicate in a rule head of the files (a choice's or a
+    disjunction's elements, not their conditions), and the files, by name
+    below rules/, whose rules derive it."""
+    found: dict[tuple[str, int], set[str]] = {}
+    types = clingo.ast.ASTType
+
+    def atoms(head):
+        if head.ast_type == types.Literal:
+            return [head.atom]
+        if head.ast_type in (types.Aggregate, types.Disjunction):
+            return [element.literal.atom for element in head.elements]
+        if head.ast_type == types.HeadAggregate:
+            return [element.condition.literal.atom for element in head.elements]
+        return []
+
+    def statement(node):
+        if node.ast_type != types.Rule:
+            return
+        for atom in atoms(node.head):
+            if atom.ast_type == types.SymbolicAtom and atom.symbol.ast_type == types.Function:
+                name = Path(node.location.begin.filename).relative_to(rules_dir()).as_posix()
+                found.setdefault((atom.symbol.name, len(atom.symbol.arguments)), set()).add(name)
+
+    for path in paths:
+        clingo.ast.parse_files([str(path)], statement, logger=lambda _code, _message: None)
+    return found
+
+
+def test_the_table_s_roles_are_what_the_rule_files_do_with_the_names():
+    """A player's figure, what compares players, the search's own
+    predicates and the rules' steps are derived by evlogic's rules; the
+    board's and the search's facts, what a command gives beside the rules
+    and what a property derives for the search never are.  The cone of
+    influence (evlogic/asp/cone.py) lets a reduced search read by role, and
+    a search loads a file for what it alone derives (Name.loads)."""
+    folders = ("scoring", "explain", "stats", "search")
+    beside = [path for folder in folders for path in sorted((rules_dir() / folder).glob("*.lp"))]
+    derived = derivers(beside)
+    table = predicates.PREDICATES
+    always = {predicates.FIGURE, predicates.BETWEEN, predicates.SEARCH, predicates.STEP}
+    never = {predicates.BOARD, predicates.SEARCH_FACT, predicates.GIVEN, predicates.PROPERTY}
+    assert sorted(name for name, entry in table.items() if entry.role in always) == sorted(
+        name for name in derived if table[name].role in always
+    )
+    assert [name for name in derived if table[name].role in never] == []
+    for name, entry in table.items():
+        if entry.loads is not None:
+            assert entry.loads in derived[name], name
+        if entry.seat is not None:
+            assert entry.role in {predicates.FIGURE, predicates.POSITION, predicates.BETWEEN}
+            assert entry.seat < name[1], name
+        assert not entry.far or entry.role is predicates.WHOLE, name
+    assert predicates.HOLDINGS.issubset(predicates.having(predicates.POSITION))
 
 
 @pytest.mark.parametrize(
@@ -219,7 +276,7 @@ def test_which_programs_tell_seats_1_and_on_apart(tmp_path, text, alike):
     """The homes of seats 1.. are searched in increasing order only for
     programs that cannot tell those seats apart (rules/search/generate.lp)."""
     (tmp_path / "p.lp").write_text(text)
-    assert treats_other_seats_alike([tmp_path / "p.lp"]) is alike
+    assert treats_other_seats_alike(read_program([tmp_path / "p.lp"])) is alike
 
 
 # --- the argument, by brute force ----------------------------------------------------

@@ -17,6 +17,7 @@ from test_search_soundness import positions as every_position
 
 from conftest import SEARCH_EDGES, board_dict
 from evlogic.asp.facts import board_program, game_program, state_ids
+from evlogic.asp.program import read_program
 from evlogic.asp.search import Floor, SearchOutcome, search, search_rules
 from evlogic.asp.solver import rule_paths, solve
 from evlogic.loading.boards import load_board
@@ -134,9 +135,9 @@ def test_a_program_reading_closures_gets_the_scoring_cores(tmp_path: Path):
     reads_grown.write_text("violation :- grown(0, 0, _, S), state(S), S > 3.\n")
     reads_region = tmp_path / "region.lp"
     reads_region.write_text("violation :- region(0, 0, S), state(S), S > 3.\n")
-    names = rule_names(search_rules([reads_grown]))
+    names = rule_names(search_rules(read_program([reads_grown])))
     assert "scoring/cores.lp" in names and "search/cores.lp" not in names
-    names = rule_names(search_rules([reads_region]))
+    names = rule_names(search_rules(read_program([reads_region])))
     assert "search/cores.lp" in names and "scoring/cores.lp" not in names
 
 
@@ -231,7 +232,9 @@ def test_winner_search_reading_the_total_searchs_floor_answers_as_brute_force(
 
     def run(kind: str, publish: Floor, within: Floor | None) -> SearchOutcome:
         programs = [diff_rules / "position.lp", diff_rules / f"{kind}.lp"]
-        return search(loaded, facts, programs, players, None, 60, publish=publish, within=within)
+        return search(
+            loaded, facts, read_program(programs), players, None, 60, publish=publish, within=within
+        )
 
     proved = Floor()
     total = run("total", proved, None)
@@ -241,7 +244,7 @@ def test_winner_search_reading_the_total_searchs_floor_answers_as_brute_force(
     if known == "guess" and proved.size is not None:
         # stood since 0.0; done: the total search has answered, so the
         # winner search does not wait for a floor that will never come
-        proved = Floor(best=proved.size, programs=proved.programs, done=True)
+        proved = Floor(best=proved.size, rules=proved.rules, done=True)
     winner = run("winner", Floor(), proved)
 
     other = Rules(**figures)

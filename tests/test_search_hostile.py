@@ -132,7 +132,7 @@ def test_a_violation_guarded_by_an_external_is_not_a_proof(cli, tmp_path, triang
 
 
 # A false proof: '#program base(k).' is a part named base with a parameter:
-# read_user_programs and violation_applies count its rules as the base program's, but only
+# reading a program and its per-atom check counted its rules as the base program's, but only
 # base/0 is grounded, so the violation rule is never grounded and check says 'holds'
 def test_a_violation_in_a_parametrised_base_part_is_refused(cli, tmp_path, triangle):
     (tmp_path / "part.lp").write_text(
@@ -144,7 +144,7 @@ def test_a_violation_in_a_parametrised_base_part_is_refused(cli, tmp_path, trian
     assert line.startswith("evlogic: error: part.lp:")
 
 
-# A false proof: violation_applies keeps every rule whose head *text* contains 'violation':
+# A false proof: the per-atom check kept every rule whose head *text* contains 'violation':
 # a rule for violation/1 (or 'violations', 'no_violation') grounds and vouches for a violation/0
 # rule that reads a predicate with no atoms (declared #defined), so check says 'holds'
 def test_a_decoy_violation_with_arguments_does_not_vouch_for_violation(cli, tmp_path, triangle):

@@ -15,14 +15,16 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import evlogic.asp.search
 from conftest import SEARCH_EDGES, board_dict
 from evlogic.asp.cone import reads_player0_only, sees_near_states_only
 from evlogic.asp.facts import state_ids
+from evlogic.asp.program import read_program
+from evlogic.asp.search import encoding
 from evlogic.errors import InputError
 from evlogic.loading.boards import load_board
 from evlogic.loading.rulesets import load_rule_set
 from evlogic.reports.check import check
+from evlogic.resources import rules_dir
 from plain_scorer import Rules, score_position
 
 # A property in ASP, and the same in Python over plain_scorer's figures of
@@ -169,9 +171,9 @@ def test_the_reduced_search_answers_as_the_full_one(tmp_path, monkeypatch, name)
     text, _holds = PROPERTIES[name]
     board = board_dict(SEARCH_EDGES, ev={"C": 5, "D": 3})
     (tmp_path / "prop.lp").write_text(text)
-    assert reads_player0_only([tmp_path / "prop.lp"])
+    assert reads_player0_only(read_program([tmp_path / "prop.lp"]))
     reduced = run_check(tmp_path, board, text, 3)
-    monkeypatch.setattr(evlogic.asp.search, "reads_player0_only", lambda _programs: False)
+    monkeypatch.setattr(encoding, "reads_player0_only", lambda _programs: False)
     full = run_check(tmp_path, board, text, 3)
     assert (reduced.result, reduced.counterexample) == (full.result, full.counterexample)
 
@@ -189,9 +191,9 @@ def test_the_near_only_search_answers_as_the_reduced_one(tmp_path, monkeypatch, 
     text, _holds = PROPERTIES[name]
     board = board_dict(FAR_EDGES, ev={"C": 5, "D": 3, "G": 4})
     (tmp_path / "prop.lp").write_text(text)
-    assert sees_near_states_only([tmp_path / "prop.lp"])
+    assert sees_near_states_only(read_program([tmp_path / "prop.lp"]))
     near = run_check(tmp_path, board, text, players)
-    monkeypatch.setattr(evlogic.asp.search, "sees_near_states_only", lambda _programs: False)
+    monkeypatch.setattr(encoding, "sees_near_states_only", lambda _programs: False)
     reduced = run_check(tmp_path, board, text, players)
     assert (near.result, near.counterexample) == (reduced.result, reduced.counterexample)
 
@@ -206,9 +208,9 @@ def test_near_only_keeps_far_homes_that_must_pass_free_near_states(tmp_path, mon
     home = state_ids(load_board(tmp_path / "board.yaml")).index("H")
     text = f"violation :- net_bonus(0, 0, B), B > 0, not besieged(0, 0), home(0, 0, {home}).\n"
     (tmp_path / "prop.lp").write_text(text)
-    assert sees_near_states_only([tmp_path / "prop.lp"])
+    assert sees_near_states_only(read_program([tmp_path / "prop.lp"]))
     near = run_check(tmp_path, board, text, 4)
-    monkeypatch.setattr(evlogic.asp.search, "sees_near_states_only", lambda _programs: False)
+    monkeypatch.setattr(encoding, "sees_near_states_only", lambda _programs: False)
     reduced = run_check(tmp_path, board, text, 4)
     assert near.result == reduced.result == "counterexample"
     assert near.counterexample == reduced.counterexample
@@ -248,8 +250,8 @@ def test_properties_that_see_far_holdings_answer_as_the_full_search(tmp_path, mo
     board = board_dict(PATH_EDGES)
     text = SEEING[name]
     chosen = run_check(tmp_path, board, text, 2)
-    monkeypatch.setattr(evlogic.asp.search, "sees_near_states_only", lambda _programs: False)
-    monkeypatch.setattr(evlogic.asp.search, "reads_player0_only", lambda _programs: False)
+    monkeypatch.setattr(encoding, "sees_near_states_only", lambda _programs: False)
+    monkeypatch.setattr(encoding, "reads_player0_only", lambda _programs: False)
     full = run_check(tmp_path, board, text, 2)
     assert (chosen.result, chosen.counterexample) == (full.result, full.counterexample)
     assert full.result == "counterexample"
@@ -277,7 +279,7 @@ def test_near_only_is_for_programs_that_copy_the_other_players_holdings_at_most(
     }
     for name, (text, near) in cases.items():
         (tmp_path / name).write_text(text)
-        assert sees_near_states_only([tmp_path / name]) == near, name
+        assert sees_near_states_only(read_program([tmp_path / name])) == near, name
 
 
 def test_own_monotone_broken_by_shrinking_tiers_matches_brute_force(tmp_path):
@@ -289,7 +291,7 @@ def test_own_monotone_broken_by_shrinking_tiers_matches_brute_force(tmp_path):
     )
     rules = Rules(tiers={3: 40, 4: 5})
     board = board_dict(SEARCH_EDGES, ev={"C": 5, "D": 3})
-    text = Path(evlogic.asp.search.rules_dir() / "properties" / "own-monotone.lp").read_text()
+    text = Path(rules_dir() / "properties" / "own-monotone.lp").read_text()
 
     def breaks(position: list[dict]) -> bool:
         before = score_position(board["states"], position, 100, rules)["players"][0]["total"]

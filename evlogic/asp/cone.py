@@ -24,92 +24,48 @@ A program qualifies when, in every statement,
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 
 import clingo
 import clingo.ast
 
-from evlogic.asp.predicates import EVLOGIC_PREDICATES
-from evlogic.asp.solver import ignore_messages
-from evlogic.resources import rules_dir
+from evlogic.asp.predicates import (
+    BETWEEN,
+    BOARD,
+    EVLOGIC_PREDICATES,
+    FIGURE,
+    GIVEN,
+    HOLDINGS,
+    POSITION,
+    PREDICATES,
+    PROPERTY,
+    SEARCH_FACT,
+    WHOLE,
+    seat_arguments,
+)
+from evlogic.asp.program import UserProgram
 
 ASTType = clingo.ast.ASTType
 
-#: Predicates whose atoms compare players: never in a reduced search.
-BETWEEN_PLAYERS = {("winner", 2), ("outscored", 2)}
-
 #: A player's own figures, and the argument that names the player.
-FIGURES = {
-    ("face_value", 4): 1,
-    ("multiplied", 3): 1,
-    ("core_candidate", 3): 1,
-    ("grown", 4): 1,
-    ("region_reaches", 3): 1,
-    ("region_tier", 3): 1,
-    ("region_bonus", 3): 1,
-    ("net_bonus", 3): 1,
-    ("siege", 3): 1,
-    ("besieged", 2): 1,
-    ("siege_penalty", 3): 1,
-    ("points", 4): 1,
-    ("scores", 3): 1,
-    ("change", 5): 2,
-    ("total", 3): 1,
-    ("face_ev", 3): 1,
-    ("core", 3): 1,
-    ("beaten", 3): 1,
-    ("counted", 3): 1,
-    ("seed", 3): 1,
-    ("region", 3): 1,
-    ("region_size", 3): 1,
-    ("reached", 4): 1,
-    ("joined", 4): 1,
-    ("home_triangle", 3): 1,
-    ("core_member", 3): 1,
-    ("won_at", 4): 1,
-    ("core_rank", 4): 1,
-    ("leading", 3): 1,
-    ("covered", 3): 1,
-    ("core_state", 4): 1,
-    ("core_pair", 5): 1,
-    ("owned_link", 4): 1,
-    ("core_link", 5): 1,
-}
-
-#: What else of the scoring a reduced search's programs may read: the
-#: board, the rule set, and facts of a whole position that the merge of the
-#: other players keeps (how many states are won, which states are homes).
-#: Any other predicate the scoring rules define (rules/scoring/, explain/,
-#: stats/ and search/, see :func:`scoring_predicates`) rules the reduction
-#: out: a whitelist, so a predicate added to the rules later is refused
-#: until someone decides it is safe.
-NEUTRAL = {
-    ("state", 1),
-    ("adjacent", 2),
-    ("board_game_end", 1),
-    ("param", 3),
-    ("rule_set", 1),
-    ("tier", 3),
-    ("rules_of", 2),
-    ("scored_by", 2),
-    ("game", 1),
-    ("compare", 2),
-    ("violation", 0),
-    ("game_end", 2),
-    ("states_won", 2),
-    ("final", 1),
-    ("past_game_end", 1),
-    ("triangle", 2),
-}
-
-#: Of NEUTRAL, what moving a far home or dropping a far state changes:
-#: never read by a program that gets rules/search/near_only.lp.
-WHOLE_POSITION = {("states_won", 2), ("final", 1), ("past_game_end", 1), ("triangle", 2)}
+FIGURES = seat_arguments(FIGURE)
 
 #: What a position is made of, and the argument that names the player.
-POSITION = {("home", 3): 1, ("owned", 3): 1, ("player", 2): 1}
+POSITION_SEATS = seat_arguments(POSITION)
+
+#: The roles (evlogic/asp/predicates.py) a reduced search's programs may
+#: read: a player's figures (player 0's only), a position, and what the
+#: merge of the other players keeps: the board, the rule set, the facts of
+#: a whole position (how many states are won, which states are homes),
+#: what a program derives for the search, and facts no rule derives.  Not
+#: what compares players, nor the search's own or any other step of the
+#: rules: a whitelist, so a predicate added to the rules later (with a role
+#: in the table) is refused until someone decides its role is safe.
+KEPT = frozenset({BOARD, POSITION, FIGURE, WHOLE, PROPERTY, SEARCH_FACT, GIVEN})
+
+#: Of the facts of a whole position, what moving a far home or dropping a
+#: far state changes: never read by a program that gets rules/search/near_only.lp.
+WHOLE_POSITION = frozenset(name for name, entry in PREDICATES.items() if entry.far)
 
 #: AST nodes whose elements are conditions or aggregates.
 NESTED = {
@@ -122,40 +78,14 @@ NESTED = {
 }
 
 
-def reads_player0_only(programs: Sequence[Path]) -> bool:
-    """Whether every statement of ``programs`` qualifies (see the module's
-    docstring).  Parse errors are left to the grounding (False here)."""
-    statements = _parsed(programs)
-    return statements is not None and all(_qualifies(statement) for statement in statements)
+def reads_player0_only(program: UserProgram) -> bool:
+    """Whether every statement of ``program`` qualifies (see the module's
+    docstring)."""
+    return all(_qualifies(statement) for statement in program.statements)
 
 
-@functools.cache
-def scoring_predicates() -> frozenset[tuple[str, int]]:
-    """The predicates the scoring rules and the searches' own files define
-    (heads of rules/{scoring,explain,stats,search}/*.lp), and the facts evlogic
-    gives them (evlogic/asp/facts.py); read once a process."""
-    found: set[tuple[str, int]] = set(NEUTRAL)
-    files = [
-        *sorted(rules_dir().glob("scoring/*.lp")),
-        *sorted(rules_dir().glob("explain/*.lp")),
-        *sorted(rules_dir().glob("stats/*.lp")),
-        *sorted((rules_dir() / "search").glob("*.lp")),
-    ]
-
-    def heads(statement: clingo.ast.AST) -> None:
-        if statement.ast_type == ASTType.Rule:
-            for node, _in_head, _nested in _walk(statement.head, True, False):
-                if node.ast_type == ASTType.SymbolicAtom and (
-                    node.symbol.ast_type == ASTType.Function
-                ):
-                    found.add((node.symbol.name, len(node.symbol.arguments)))
-
-    clingo.ast.parse_files([str(path) for path in files], heads, logger=ignore_messages)
-    return frozenset(found)
-
-
-def sees_near_states_only(programs: Sequence[Path]) -> bool:
-    """Whether ``programs`` read only player 0's figures
+def sees_near_states_only(program: UserProgram) -> bool:
+    """Whether ``program`` reads only player 0's figures
     (:func:`reads_player0_only`) and, besides, read the other players'
     holdings only to copy them into another position: no statement but a
     copy rule (``owned(1, P, S) :- owned(0, P, S).``, one body literal of
@@ -173,16 +103,15 @@ def sees_near_states_only(programs: Sequence[Path]) -> bool:
     so rules/search/near_only.lp may place the far homes of the other
     players on the lowest free far states and leave seat N no far state
     (see its header)."""
-    statements = _parsed(programs)
-    if statements is None or not all(_qualifies(statement) for statement in statements):
+    if not reads_player0_only(program):
         return False
     return all(
         _copies_or_reads_player0(statement) and not _reads(statement, WHOLE_POSITION)
-        for statement in statements
+        for statement in program.statements
     )
 
 
-def _reads(statement: clingo.ast.AST, predicates: set[tuple[str, int]]) -> bool:
+def _reads(statement: clingo.ast.AST, predicates: frozenset[tuple[str, int]]) -> bool:
     """Whether ``statement`` has an atom of one of ``predicates``."""
     for node, _in_head, _nested in _walk(statement, in_head=False, nested=False):
         if (
@@ -192,22 +121,6 @@ def _reads(statement: clingo.ast.AST, predicates: set[tuple[str, int]]) -> bool:
         ):
             return True
     return False
-
-
-def _parsed(programs: Sequence[Path]) -> list[clingo.ast.AST] | None:
-    """The statements of ``programs`` (None: a parse error, left to the grounding)."""
-    statements: list[clingo.ast.AST] = []
-    try:
-        clingo.ast.parse_files(
-            [str(path) for path in programs], statements.append, logger=ignore_messages
-        )
-    except RuntimeError:
-        return None
-    return statements
-
-
-#: Position atoms that tell which states a player holds.
-HOLDINGS = {("home", 3), ("owned", 3)}
 
 
 def _copies_or_reads_player0(statement: clingo.ast.AST) -> bool:
@@ -272,20 +185,14 @@ def _qualifies(statement: clingo.ast.AST) -> bool:
         if node.ast_type != ASTType.SymbolicAtom or node.symbol.ast_type != ASTType.Function:
             continue
         signature = (node.symbol.name, len(node.symbol.arguments))
-        if signature in BETWEEN_PLAYERS:
-            return False
-        if (
-            signature in scoring_predicates()
-            and signature not in FIGURES
-            and signature not in POSITION
-            and signature not in NEUTRAL
-        ):
-            return False  # something of the scoring this reduction was not made for
+        entry = PREDICATES.get(signature)  # (None: a predicate of the program's own)
+        if entry is not None and entry.role not in KEPT:
+            return False  # what compares players, or a step this reduction was not made for
         if signature in FIGURES:
             if not _is_zero(node.symbol.arguments[FIGURES[signature]]):
                 return False
-        elif signature in POSITION:
-            argument = node.symbol.arguments[POSITION[signature]]
+        elif signature in POSITION_SEATS:
+            argument = node.symbol.arguments[POSITION_SEATS[signature]]
             if argument.ast_type == ASTType.Variable and argument.name != "_":
                 use = "head" if in_head else ("nested" if nested else "body")
                 uses.setdefault(argument.name, []).append(use)
@@ -352,11 +259,11 @@ def _is_anonymous(term: clingo.ast.AST) -> bool:
 # --- seats 1.. alike ---------------------------------------------------------------------
 
 #: Every argument of evlogic's predicates that names a player (a seat).
-SEAT_ARGUMENTS = {**FIGURES, **POSITION, ("winner", 2): 1, ("outscored", 2): 1}
+SEAT_ARGUMENTS = seat_arguments(FIGURE, POSITION, BETWEEN)
 
 
-def treats_other_seats_alike(programs: Sequence[Path]) -> bool:
-    """Whether ``programs`` cannot tell seats 1, 2, ... apart, so that
+def treats_other_seats_alike(program: UserProgram) -> bool:
+    """Whether ``program`` cannot tell seats 1, 2, ... apart, so that
     rules/search/generate.lp may search their homes in increasing order only (every
     position is then the image of a searched one under a renaming of those
     seats, with the same figures and the same ``violation``).  Decided from
@@ -365,10 +272,7 @@ def treats_other_seats_alike(programs: Sequence[Path]) -> bool:
     ``_`` or a variable, and a seat's variable occurs elsewhere only in
     ``=`` and ``!=`` against 0 or another seat's variable.  No ``home(0, 2,
     S)``, no ``winner(0, 1)``, no ``P < Q``, no ``ev(P, 4)``."""
-    statements = _parsed(programs)
-    if statements is None:
-        return False
-    rules = [statement for statement in statements if statement.ast_type == ASTType.Rule]
+    rules = list(program.rules())
     seats = {signature: {index} for signature, index in SEAT_ARGUMENTS.items()}
     changed = True
     while changed:  # the own predicates' arguments a seat's variable is passed to

@@ -15,7 +15,7 @@ literals, whose elements are again atoms and comparisons.  Nowhere:
 integrity constraints, negated or classically negated heads, disjunctions,
 choices (but the one below), ``#const``, ``#external``, other ``#program``
 parts, optimisation, heuristics, ``#edge``, projection, theory atoms,
-``#script``, ``@``-calls (refused by :func:`evlogic.asp.solver.read_user_programs`),
+``#script``, ``@``-calls (refused by :func:`evlogic.asp.program.read_program`),
 names starting ``evlogic_``.
 
 A property's heads are ``violation``, predicates of its own (no rule file
@@ -41,18 +41,26 @@ position is scored on its own.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from enum import Enum
 from pathlib import Path
 
 import clingo
 import clingo.ast
 
-from evlogic.asp.cone import FIGURES, POSITION
-from evlogic.asp.predicates import EVLOGIC_CONSTANTS, EVLOGIC_PREDICATES, SCORING_MENTIONS
+from evlogic.asp.predicates import (
+    BOARD_FACTS,
+    EVLOGIC_CONSTANTS,
+    EVLOGIC_PREDICATES,
+    FIGURE,
+    HOLDINGS,
+    POSITION,
+    SCORING_MENTIONS,
+    having,
+    seat_arguments,
+)
+from evlogic.asp.program import UserProgram
 from evlogic.asp.quantifier import is_for_every
-from evlogic.asp.solver import ignore_messages, read_user_programs
 from evlogic.errors import InputError
 from evlogic.resources import display_path
 
@@ -69,29 +77,12 @@ class Kind(Enum):
     AGENT = "an agent"
 
 
-#: The board's and the rule set's facts (evlogic/asp/facts.py, RuleSet.program):
-#: no position argument.
-BOARD_FACTS: frozenset[Predicate] = frozenset(
-    {
-        ("state", 1),
-        ("ev", 2),
-        ("swing", 1),
-        ("adjacent", 2),
-        ("board_game_end", 1),
-        ("param", 3),
-        ("tier", 3),
-        ("rule_set", 1),
-    }
-)
-
 #: What a property may derive of a position numbered 1 or more (built from
 #: position 0, which the search chooses).
-POSITION_BUILDERS: frozenset[Predicate] = frozenset(
-    {("game", 1), ("player", 2), ("home", 3), ("owned", 3)}
-)
+POSITION_BUILDERS: frozenset[Predicate] = having(POSITION)
 
 #: The scoring rules every search loads alike, or loads whenever a program
-#: reads what they derive (evlogic/asp/search.py): what a rule set's program
+#: reads what they derive (evlogic/asp/search/encoding.py): what a rule set's program
 #: may read.  Not region_order.lp, overflow.lp or output.lp (score only),
 #: not points.lp, compare.lp or generate.lp (the searches only).
 RULE_SET_READABLE_FILES = (
@@ -130,7 +121,7 @@ RULE_SET_HEADS: frozenset[Predicate] = frozenset({("face_value", 4)})
 POOL = "a rule with a pool (p(1;2)): write one rule for each atom"
 
 #: Shown names a search reads as the position it found (rules/search/generate.lp).
-POSITION_SHOWN = frozenset({"home", "owned"})
+POSITION_SHOWN = frozenset(name for name, _arity in HOLDINGS)
 
 #: The aggregates the fragment allows.
 AGGREGATES = frozenset(
@@ -182,45 +173,7 @@ def rule_set_readable() -> frozenset[Predicate]:
 
 
 #: The argument of evlogic's predicates that names a player (a seat).
-SEATS: dict[Predicate, int] = {**FIGURES, **POSITION}
-
-
-# --- reading a program -----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Program:
-    """A user's program (includes followed) as its statements."""
-
-    paths: tuple[Path, ...]
-    statements: tuple[AST, ...]
-
-    def defined(self) -> frozenset[Predicate]:
-        """The predicates in the heads of its rules."""
-        return frozenset(
-            _signature(atom) for node in self.rules() for atom in _head_atoms(node.head)
-        )
-
-    def mentioned(self) -> frozenset[Predicate]:
-        found: set[Predicate] = set()
-        for node in self.statements:
-            found |= {_signature(atom) for atom in _all_atoms(node)}
-        return frozenset(found)
-
-    def rules(self) -> Iterable[AST]:
-        return (node for node in self.statements if node.ast_type == T.Rule)
-
-
-def read_program(paths: Sequence[Path]) -> Program:
-    """The statements of ``paths`` (syntax errors, Python and text that is
-    not UTF-8 refused first, see :func:`read_user_programs`)."""
-    read_user_programs(paths)
-    statements: list[AST] = []
-    if paths:
-        clingo.ast.parse_files(
-            [str(path) for path in paths], statements.append, logger=ignore_messages
-        )
-    return Program(tuple(paths), tuple(statements))
+SEATS: dict[Predicate, int] = seat_arguments(FIGURE, POSITION)
 
 
 # --- the allowlist ---------------------------------------------------------------------
@@ -235,12 +188,12 @@ class _Outside(Exception):
         self.why = why
 
 
-def refuse_outside(program: Program, kind: Kind, beside: Program | None = None) -> None:
+def refuse_outside(program: UserProgram, kind: Kind, beside: UserProgram | None = None) -> None:
     """Raise an InputError naming the first statement of ``program`` outside
     the fragment of ``kind`` (``beside``: the rule set's programs, whose
     predicates a property may not derive)."""
     folders = [path.resolve().parent for path in program.paths]
-    theirs = EVLOGIC_PREDICATES | (beside.mentioned() if beside is not None else frozenset())
+    theirs = EVLOGIC_PREDICATES | (beside.mentions if beside is not None else frozenset())
     chosen = _chosen(program)
     seats = _seats(program) if kind is Kind.RULE_SET else {}
     for node in program.statements:
@@ -360,7 +313,7 @@ def _for_every(node: AST, theirs: frozenset[Predicate], chosen: dict[Predicate, 
     _body(node, element.condition, lambda _atom: None)
 
 
-def _chosen(program: Program) -> dict[Predicate, int]:
+def _chosen(program: UserProgram) -> dict[Predicate, int]:
     """Each chosen predicate, and by how many choices."""
     chosen: dict[Predicate, int] = {}
     for node in program.rules():
@@ -453,7 +406,7 @@ def _rule_set_statement(node: AST) -> None:
     _body(node, node.body, atom_read)
 
 
-def _seats(program: Program) -> dict[Predicate, set[int]]:
+def _seats(program: UserProgram) -> dict[Predicate, set[int]]:
     """The arguments that name a seat: evlogic's (SEATS), and those of the
     program's own predicates that a seat's variable is passed to (never
     another argument of evlogic's: ``ev(P, 4)`` tells seat 1 from the rest)."""
@@ -608,19 +561,6 @@ def _is_number(term: AST) -> bool:
 def _numbered(atom: AST, test) -> bool:  # type: ignore[no-untyped-def]
     arguments = atom.symbol.arguments
     return bool(arguments) and _is_number(arguments[0]) and test(arguments[0].symbol.number)
-
-
-def _head_atoms(head: AST) -> list[AST]:
-    if head.ast_type == T.Literal and head.atom.ast_type == T.SymbolicAtom:
-        return [head.atom] if head.atom.symbol.ast_type == T.Function else []
-    if head.ast_type == T.Aggregate:
-        return [
-            element.literal.atom
-            for element in head.elements
-            if element.literal.atom.ast_type == T.SymbolicAtom
-            and element.literal.atom.symbol.ast_type == T.Function
-        ]
-    return []
 
 
 def _all_atoms(node: AST) -> list[AST]:

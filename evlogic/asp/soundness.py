@@ -16,15 +16,16 @@ in a loop.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import clingo
 import clingo.ast
 
-from evlogic.asp.fragment import BOARD_FACTS
-from evlogic.asp.solver import ignore_messages, user_files
+from evlogic.asp.predicates import BOARD_FACTS, SEARCH_FACT, having
+from evlogic.asp.program import UserProgram
+from evlogic.asp.solver import rule_statements
 from evlogic.errors import InputError
 from evlogic.resources import display_path
 
@@ -100,14 +101,14 @@ def _patterns(atoms: frozenset[_Atom], choice: dict[str, int]) -> frozenset[Patt
     )
 
 
-def refuse_unsound(paths: Sequence[Path]) -> None:
+def refuse_unsound(rules: Sequence[Path], program: UserProgram) -> None:
     """Raise an InputError naming the file and line of the first user rule
     (one in a file outside evlogic's rules/) a search cannot prove soundly
-    over; ``paths`` are every program the search loads."""
-    user = user_files(paths)
-    if not user:
+    over; ``rules`` are evlogic's rule files the search loads beside
+    ``program``."""
+    if not program.users:
         return
-    written = _read(paths, user)
+    written = _read(rules, program)
     positions = frozenset(
         atom[2]
         for rule in written
@@ -118,9 +119,7 @@ def refuse_unsound(paths: Sequence[Path]) -> None:
 
 
 #: What a search's facts and externals give, beyond the board's (BOARD_FACTS).
-SEARCH_FACTS: frozenset[Predicate] = frozenset(
-    {("evlogic_players", 1), ("evlogic_limit", 1), ("evlogic_probe", 0)}
-)
+SEARCH_FACTS: frozenset[Predicate] = having(SEARCH_FACT)
 
 
 def _live(rules: list[_Written]) -> list[_Written]:
@@ -138,35 +137,31 @@ def _live(rules: list[_Written]) -> list[_Written]:
         live = kept
 
 
-def _read(paths: Sequence[Path], user: Sequence[Path]) -> list[_Written]:
-    """The rules of every file (includes followed), each marked as the
-    user's when it comes from a file of ``user`` or one they include."""
-    rules: list[_Written] = []
-    in_base = True  # whether statements belong to the base part
+def _read(rules: Sequence[Path], program: UserProgram) -> list[_Written]:
+    """The rules of the base part of evlogic's files and of ``program``,
+    each marked as the user's when it comes from a file the user wrote (or
+    one it includes), in the order clingo reads them all given together:
+    evlogic's, the last file first, then the user's.
 
-    def reader(users: bool) -> Callable[[clingo.ast.AST], None]:
-        def statement(node: clingo.ast.AST) -> None:
-            nonlocal in_base
+    evlogic's own rule files come from the trees grounding parses once a
+    thread (solver.rule_statements): this runs on the search's own thread,
+    which grounds from the same trees, never beside it."""
+    own = [*((path, rule_statements(path)) for path in rules), *program.own]
+    rules_read: list[_Written] = []
+    for statements, users in (
+        (
+            [node for _path, nodes in reversed(own) for node in nodes],
+            False,
+        ),
+        (program.written, True),
+    ):
+        in_base = True  # whether statements belong to the base part
+        for node in statements:
             if node.ast_type == clingo.ast.ASTType.Program:
                 in_base = node.name == "base" and not node.parameters
             elif node.ast_type == clingo.ast.ASTType.Rule and in_base:
-                rules.append(_rule(node, users))
-
-        return statement
-
-    # evlogic's own files are parsed here afresh, not taken from the trees
-    # grounding caches (solver._parsed): a search runs on a thread of its own
-    # and may still be grounding from those trees (a timed-out one goes on),
-    # and reading one clingo AST from two threads corrupted it ("invalid ast:
-    # term expected" in the next grounding, seen in CI).
-    own = [path for path in paths if path not in user]
-    for files, users in ((own, False), (user, True)):
-        in_base = True
-        if files:
-            clingo.ast.parse_files(
-                [str(path) for path in files], reader(users), logger=ignore_messages
-            )
-    return rules
+                rules_read.append(_rule(node, users))
+    return rules_read
 
 
 def _rule(node: clingo.ast.AST, user: bool) -> _Written:

@@ -269,7 +269,8 @@ def _program_path(item: Field, base: Path) -> Path:
         )
     # Imported here: a rule set of parameters (every bundled one) never needs
     # the fragment's checks, and `evlogic score` starts without them.
-    from evlogic.asp.fragment import Kind, read_program, refuse_outside
+    from evlogic.asp.fragment import Kind, refuse_outside
+    from evlogic.asp.program import read_program
 
     refuse_outside(read_program([path]), Kind.RULE_SET)
     return path

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import clingo.ast
 
-from evlogic.asp.fragment import Kind, read_program, refuse_outside
+from evlogic.asp.fragment import Kind, refuse_outside
+from evlogic.asp.program import read_program
 from evlogic.asp.soundness import refuse_unsound
 from evlogic.errors import InputError, quote
 from evlogic.resources import display_path, rules_dir
@@ -63,7 +64,7 @@ def load_agent(reference: str, field: str = "--agents") -> Agent:
         raise InputError(field, f"agent program {quote(reference)} is not a file")
     program = read_program([path])
     refuse_outside(program, Kind.AGENT)
-    refuse_unsound([rules_dir() / MOVES, path])
+    refuse_unsound([rules_dir() / MOVES], program)
     return Agent(display_path(path), path, _rules(program.statements))
 
 

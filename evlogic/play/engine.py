@@ -21,7 +21,14 @@ from clingo import Symbol
 
 from evlogic.asp.facts import Positions, board_program, state_ids, state_numbers
 from evlogic.asp.fragment import RULE_SET_READABLE_FILES
-from evlogic.asp.solver import POSITION_INPUT, SolverError, _parsed, parsed_facts, rule_paths, solve
+from evlogic.asp.solver import (
+    POSITION_INPUT,
+    SolverError,
+    parsed_facts,
+    rule_paths,
+    rule_statements,
+    solve,
+)
 from evlogic.errors import InputError
 from evlogic.limits import checkpoint
 from evlogic.loading.games import Game, Player
@@ -215,7 +222,7 @@ def _read(symbols: Sequence[Symbol]) -> _Decision:
 
 
 def _moves() -> list[clingo.ast.AST]:
-    return [statement for name in DECISION for statement in _parsed(rules_dir() / name)]
+    return [statement for name in DECISION for statement in rule_statements(rules_dir() / name)]
 
 
 def _board(table: Table) -> tuple[clingo.ast.AST, ...]:

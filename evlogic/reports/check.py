@@ -13,8 +13,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from evlogic.asp.fragment import Kind, read_program, refuse_outside
-from evlogic.asp.search import position_game, search, violation_applies
+from evlogic.asp.fragment import Kind, refuse_outside
+from evlogic.asp.program import read_program
+from evlogic.asp.search import atoms_read, position_game, search
 from evlogic.errors import InputError
 from evlogic.loading.boards import Board
 from evlogic.loading.games import check_game_end
@@ -85,11 +86,13 @@ def check(
         every = rules_dir() / "properties" / "every_player" / path.name
         path = every if every.is_file() else path
     check_game_end(board, rules)  # as score refuses it
+    # Each program read once: the fragment, the per-atom check and the
+    # search (the cone, soundness, grounding) all take what was read.
     rule_programs = read_program(rules.programs)
     refuse_outside(rule_programs, Kind.RULE_SET)
     program = read_program([path])
     refuse_outside(program, Kind.PROPERTY, beside=rule_programs)
-    if ("violation", 0) not in program.defined():
+    if ("violation", 0) not in program.defines:
         raise InputError(
             display_path(path),
             "no rule derives violation (a misspelt head?): the property could never "
@@ -98,12 +101,12 @@ def check(
     outcome = search(
         board,
         rules.program(),
-        [*rules.programs, path],
+        rule_programs.joined(program),
         players,
         max_states,
         timeout,
         started=started,
-        applies=violation_applies(program),
+        reads=atoms_read(program),
         label=f"check {name}",
     )
     game = (

@@ -14,6 +14,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from evlogic.asp.program import read_program
 from evlogic.asp.search import Floor, position_game, search
 from evlogic.errors import InputError
 from evlogic.loading.boards import Board
@@ -105,10 +106,12 @@ def diff(
 
     def run(kind: str) -> DiffSearch:
         publish, within = floors[kind]
+        # read on this search's thread: its trees are its own (evlogic/asp/program.py)
+        program = read_program([*programs, rules_dir() / "diff" / f"{kind}.lp"])
         outcome = search(
             board,
             facts,
-            [*programs, rules_dir() / "diff" / f"{kind}.lp"],
+            program,
             players,
             None,
             timeout,

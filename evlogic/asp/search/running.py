@@ -1,0 +1,574 @@
+"""One search under way: its grounding, its solves and its steps.
+
+A :class:`RunningSearch` holds what every step needs (the control, the
+deadline, the progress shown and kept for an answer at the deadline, the
+limits on players and owned states, what this search proves and what the
+search that includes it proves) and runs on the search's own thread
+(evlogic.limits.call_before, from :func:`evlogic.asp.search.search`).
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+import clingo
+
+from evlogic.asp.cone import treats_other_seats_alike
+from evlogic.asp.facts import board_program
+from evlogic.asp.program import UserProgram
+from evlogic.asp.search.encoding import control_options, search_rules
+from evlogic.asp.search.guide import GUESS_SHARE, SETTLED, Floor, Guide, never, overtaken
+from evlogic.asp.search.positions import (
+    Assumptions,
+    Found,
+    at_home,
+    owned_count,
+    position,
+    set_bound,
+)
+from evlogic.asp.search.reads import AtomsRead
+from evlogic.asp.solver import ground
+from evlogic.asp.soundness import refuse_unsound
+from evlogic.errors import InputError
+from evlogic.limits import checkpoint
+from evlogic.loading.boards import Board
+from evlogic.resources import display_path, rules_dir
+
+#: A search's answer, as check words it (diff says "differs" and
+#: "equivalent" for the first two).
+Result = Literal["holds", "counterexample", "unknown"]
+
+#: Why a solve gave no counterexample: the solver proved there is none
+#: ("none"), the including search proved none first ("within"), a stop()
+#: said so ("stopped"), or the deadline came first ("unknown").
+Unanswered = Literal["none", "within", "stopped", "unknown"]
+
+#: Why a wait for a solve's next answer was given up (the solve cancelled).
+Halt = Literal["within", "stopped", "unknown"]
+
+#: How an optimising solve ended: "exhausted" (the last one recorded is
+#: optimal, or there is none within the bound), else as :data:`Halt` says.
+Optimised = Literal["exhausted", "stopped", "unknown"]
+
+#: Once a counterexample is known, the solver tries states as unclaimed
+#: first (rules/search/home_first.lp).
+SMALL_FIRST = True
+
+#: Seconds between two looks, while the solver runs, at the deadline, at a
+#: floor proved beside (:class:`Floor`) and at the progress line.
+POLL = 0.05
+
+#: A fact that says rules/search/canonical.lp is grounded (once per control).
+CANONICAL_GROUNDED = "evlogic_canonical_grounded"
+
+
+@dataclass(frozen=True)
+class SearchOutcome:
+    result: Result
+    found: Found | None  # shown atoms of the smallest counterexample found
+    seconds: float
+    smallest: bool  # every smaller position was ruled out (proved minimal)
+
+
+@dataclass
+class Progress:
+    """What a search has found so far, for an answer at the deadline, and a
+    line on standard error now and then when it is a terminal."""
+
+    started: float
+    label: str
+    best: Found | None = None  # the smallest counterexample so far
+    phase: str = "grounding"
+    shown: float = 0.0  # when the last line was shown
+    live: bool = field(default_factory=lambda: sys.stderr.isatty())
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    def show(self) -> None:
+        """At most one line a second, after the first second."""
+        now = self.elapsed()
+        if not self.live or now < 1.0 or now - self.shown < 1.0:
+            return
+        self.shown = now
+        best = "" if self.best is None else f" (best: {owned_count(self.best)} owned states)"
+        sys.stderr.write(f"evlogic: {self.label}: {now:.0f} s: {self.phase}{best}\n")
+        sys.stderr.flush()
+
+    def done(self) -> None:
+        self.live = False
+
+
+@dataclass
+class RunningSearch:
+    """A search of every position with ``players`` players and at most
+    ``max_states`` owned states for ``violation`` of ``program``, until
+    ``timeout`` seconds after ``progress.started``.  :meth:`answer` grounds
+    it and runs its steps; ``publish`` is what it proves, ``within`` what a
+    search whose counterexamples include all of this one's proved (a
+    :class:`Floor`; empty when there is none)."""
+
+    board: Board
+    rule_facts: str
+    program: UserProgram
+    players: int
+    max_states: int | None
+    timeout: float
+    progress: Progress
+    reads: AtomsRead | None = None
+    publish: Floor = field(default_factory=Floor)
+    within: Floor = field(default_factory=Floor)
+    # set by start(), on the search's thread
+    control: clingo.Control = field(init=False)
+    guide: Guide = field(init=False)
+
+    @property
+    def deadline(self) -> float:
+        return self.progress.started + self.timeout
+
+    @property
+    def top(self) -> int:
+        """The most owned states a position searched has."""
+        states = len(self.board.states)
+        return states if self.max_states is None else min(self.max_states, states)
+
+    @property
+    def everything(self) -> int | None:
+        """The bound of a solve over every position searched (None: any number)."""
+        return None if self.max_states is None else self.top
+
+    def outcome(
+        self, result: Result, found: Found | None = None, smallest: bool = False
+    ) -> SearchOutcome:
+        return SearchOutcome(result, found, self.progress.elapsed(), smallest)
+
+    # --- grounding -------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Ground the search (what the programs read decides which rule
+        files, evlogic/asp/search/encoding.py), refusing first what it could
+        prove nothing of."""
+        facts = (
+            self.rule_facts
+            + board_program(self.board)
+            + f"evlogic_players({self.players}).\n"
+            + "".join(f"#external evlogic_limit({k}).\n" for k in range(self.players, self.top + 1))
+            # the homes of seats 1.. in increasing order only (rules/search/generate.lp)
+            + ("evlogic_interchangeable.\n" if treats_other_seats_alike(self.program) else "")
+        )
+        rules = search_rules(self.program)
+        self.publish.rules = [*rules, *self.program.paths]
+        refuse_unsound(rules, self.program)
+        self.control = ground(
+            facts,
+            rules,
+            control_options("--opt-mode=ignore"),
+            statements=self.reads.rules if self.reads is not None else (),
+            program=self.program,
+        )
+        self._refuse_homes_past_game_end()
+        if self.reads is not None:
+            grounded = self.reads.grounded(self.control)
+            for index in range(len(self.reads.atoms)):
+                if index not in grounded:
+                    raise self.reads.refused(index, self.board, self.players, "never occurs")
+        self.control.load(str(rules_dir() / "search" / "smallest.lp"))
+        self.control.ground([("smallest", [])])
+        checkpoint()
+        self.guide = Guide(self.within, facts)
+
+    def _refuse_homes_past_game_end(self) -> None:
+        """More players than a game end the rules give (game_end/2 of
+        rules/scoring/position.lp, a fact of the grounding): the homes alone are more
+        states won than that, so no position could happen."""
+        ends = [
+            atom.symbol.arguments[1]
+            for atom in self.control.symbolic_atoms.by_signature("game_end", 2)
+        ]
+        numbers = [value.number for value in ends if value.type == clingo.SymbolType.Number]
+        end = min(numbers, default=None)
+        if end is not None and self.players > end:
+            raise InputError(
+                "--players",
+                f"must be at most {end} on {self.board.name}: the game ends when state {end} "
+                "is won, and each player's home is a state won",
+            )
+
+    def no_position(self) -> InputError:
+        """The error for a search over no positions: it would prove nothing."""
+        program = self.program
+        names = ", ".join(display_path(path) for path in program.users or program.paths)
+        bounded = "" if self.max_states is None else f" and at most {self.max_states} owned states"
+        return InputError(
+            names,
+            f"no position on {self.board.name} with {self.players} player(s){bounded} satisfies "
+            "these programs (a constraint that rules out every position, a board too small, or "
+            "a position they build past the game end?): "
+            "a search over no positions proves nothing",
+        )
+
+    # --- the steps -------------------------------------------------------------------
+
+    def answer(self) -> SearchOutcome:
+        """The search itself (see evlogic/asp/search/__init__.py); records
+        each better counterexample in ``progress``."""
+        self.start()
+        within, progress = self.within, self.progress
+        guide = self.guide
+        guessed: dict[int, Found] = {}  # the fixed-order one of a guessed size
+
+        def speculate(size: int) -> None:
+            """The first counterexample of ``size`` owned states, while the
+            including search still proves whether ``size`` is the smallest."""
+            first = self.canonical(size, functools.partial(overtaken, within, size))
+            if first is not None:
+                guessed[size] = first
+
+        def ripe() -> bool:
+            """The including search's best so far has stood a while: asking for
+            that size through it (Guide.guided) beats looking on alone."""
+            best = within.best
+            return (
+                guide.possible()
+                and best is not None
+                and time.monotonic() - within.best_since >= SETTLED
+            )
+
+        # 1. Any counterexample at all: every home in one solve (the solver
+        # decides player 0's home first, rules/search/home_first.lp), or, once
+        # the including search's best has stood a while, one of that size
+        # through it.
+        progress.phase = "looking for any counterexample"
+        found = self.solve(self.everything, within=True, stop=ripe)
+        floor = self.players  # proved: none with fewer owned states
+        asked: set[int] = set()
+        if found == "stopped":
+            bound = within.size if within.size is not None else within.best
+            assert bound is not None
+            asked.add(bound)
+            progress.phase = f"asking for {bound} owned states, the including search's best so far"
+            asking = time.monotonic()
+
+            def given_up(bound: int = bound) -> bool:
+                """The guess overtaken, or taking so long that looking on alone
+                (for any counterexample to answer with) must go on."""
+                return (
+                    overtaken(within, bound)
+                    or time.monotonic() - asking > self.timeout * GUESS_SHARE
+                )
+
+            found = guide.guided(self, bound, stop=given_up)
+            if found == "none":
+                floor = bound + 1
+            if not isinstance(found, list) and found != "unknown":
+                # none within the guess, or the guess overtaken: look on alone
+                progress.phase = "looking for any counterexample"
+                found = self.solve(self.everything, within=True)
+        if found == "unknown":
+            return self.outcome("unknown")
+        if found == "within":  # the including search has none, so this one has none
+            return self.outcome("holds")
+        if found == "none":
+            outcome = self.proved_holds()
+            if outcome is None:
+                return self.outcome("unknown")
+            self.publish.none = True
+            return outcome
+        assert not isinstance(found, str)
+        progress.best = found
+        self.publish.found(owned_count(found))
+
+        # 2. As few owned states as there can be (unclaimed tried first from now on).
+        self.control.assign_external(clingo.Function("evlogic_few"), SMALL_FIRST)
+        if asked and owned_count(found) in asked and within.size in (None, *asked):
+            speculate(owned_count(found))
+
+        if not self.smallest(floor, speculate, asked):
+            return self.outcome("counterexample", progress.best)
+        size = owned_count(progress.best)
+        self.publish.size = size
+        canonical = guessed.get(size) or self.canonical(size)
+        return self.outcome("counterexample", canonical or progress.best, smallest=True)
+
+    def proved_holds(self) -> SearchOutcome | None:
+        """ "holds", once the solver refuted every position: only when some
+        position exists at all (no position is an InputError) and each atom
+        the property reads holds in some position (:class:`AtomsRead`);
+        None when the time runs out first."""
+        bound = None if self.max_states is None else self.top
+        exists = self.any_position(bound)
+        if exists is None:
+            return None  # time ran out: unknown
+        if not exists:
+            raise self.no_position()
+        reads = self.reads
+        for index in range(len(reads.atoms) if reads is not None else 0):
+            # Each atom a property reads, on its own: some position has it.
+            assert reads is not None
+            live = self.any_position(bound, [reads.marker(index)])
+            if live is None:
+                return None
+            if not live:
+                raise reads.refused(index, self.board, self.players, "holds in no position")
+        return self.outcome("holds")
+
+    def smallest(
+        self,
+        floor: int,
+        speculate: Callable[[int], None] = lambda _size: None,
+        guessed: set[int] | None = None,
+    ) -> bool:
+        """Make ``progress.best`` a counterexample with the fewest owned states;
+        True once that is proved (False: the deadline came first).
+
+        One optimising solve over every home (rules/search/smallest.lp) below the
+        best so far, each better one recorded, until none is smaller.  Once a
+        floor is proved beside (``within.size``: none with fewer owned states),
+        bound by bound from that floor up instead, each bound guided by the
+        including search's counterexamples (Guide.guided): the first bound
+        with a counterexample is the smallest size.  Before that floor, once
+        the including search's best so far has stood for SETTLED seconds, a
+        guided bound at that size (a guess at the floor, made while the
+        including search is still proving it); a counterexample of that size
+        is passed to ``speculate`` at once (the fixed-order one is worked out
+        while the floor is still being proved), and then the search waits for
+        the including search rather than proving the same floor beside it."""
+        # floor: proved, no counterexample with fewer owned states; guessed:
+        # the sizes already asked for through the including search
+        guessed = set() if guessed is None else guessed
+        within, progress, guide = self.within, self.progress, self.guide
+
+        def record(model: clingo.Model) -> None:
+            progress.best = position(model)
+            size = owned_count(progress.best)
+            self.publish.found(size)
+            progress.phase = f"looking for one with at most {size - 1} owned states"
+
+        def guess() -> int | None:
+            """The including search's best so far, once it has stood a while."""
+            if within.size is not None or not guide.possible():
+                return None
+            best, since = within.best, within.best_since
+            if best is None or best in guessed or time.monotonic() - since < SETTLED:
+                return None
+            assert progress.best is not None
+            return best if floor <= best < owned_count(progress.best) else None
+
+        while True:
+            assert progress.best is not None
+            best = owned_count(progress.best)
+            if within.size is not None:
+                floor = max(floor, within.size)
+            if floor >= best:
+                return True
+            if time.monotonic() >= self.deadline:
+                return False
+            if within.size is not None:
+                progress.phase = f"none below {floor} owned states: asking for {floor}"
+                found = guide.guided(self, floor) if guide.ready() else self.solve(floor)
+                if found == "none":
+                    floor += 1
+                elif isinstance(found, list):
+                    progress.best = found
+                else:
+                    return False
+                continue
+            bound = guess()
+            if bound is not None:
+                guessed.add(bound)
+                progress.phase = (
+                    f"asking for {bound} owned states, the including search's best so far"
+                )
+                found = guide.guided(self, bound, stop=functools.partial(overtaken, within, bound))
+                if found == "none":  # proved: none with at most `bound` owned states
+                    floor = max(floor, bound + 1)
+                elif isinstance(found, list):
+                    progress.best = found
+                    if owned_count(found) == bound and within.size in (None, bound):
+                        speculate(bound)
+                elif found == "unknown":
+                    return False
+                continue
+            if (
+                guide.possible()
+                and not within.done
+                and within.best is not None
+                and best <= within.best
+            ):
+                # As small as the including search's best: whether it is the
+                # smallest is what that search is proving; wait for its answer.
+                progress.phase = f"{best} owned states: waiting for the including search's floor"
+                while (
+                    within.size is None
+                    and not within.done
+                    and within.best >= best
+                    and guess() is None
+                ):
+                    if time.monotonic() >= self.deadline:
+                        return False
+                    time.sleep(POLL)
+                    progress.show()
+                continue
+            progress.phase = f"looking for one with at most {best - 1} owned states"
+
+            def settled(floor: int = floor) -> bool:
+                # a counterexample as small as the floor is the smallest: no
+                # need to wait for the solver to prove it
+                assert progress.best is not None
+                return (
+                    within.size is not None
+                    or guess() is not None
+                    or owned_count(progress.best) <= floor
+                )
+
+            status = self.optimise(best - 1, record, settled)
+            if status == "exhausted":
+                return True
+            if status == "unknown":
+                return False
+
+    def canonical(self, size: int, stop: Callable[[], bool] = never) -> Found | None:
+        """The first counterexample of ``size`` owned states (the smallest size)
+        in the order of rules/search/canonical.lp: the same one every run, whatever the
+        solver met first (None if the time runs out first).  Homes are tried in
+        order, a solve each under an assumption, so only the first home with such
+        a counterexample is optimised (one optimising solve over every home took
+        a hundred times longer: it kept proving homes after the first worse)."""
+        control = self.control
+        if not any(control.symbolic_atoms.by_signature(CANONICAL_GROUNDED, 0)):
+            control.load(str(rules_dir() / "search" / "canonical.lp"))
+            control.ground([("canonical", [])])
+            control.add("evlogic_canonical_grounded", [], f"{CANONICAL_GROUNDED}.")
+            control.ground([("evlogic_canonical_grounded", [])])
+            checkpoint()
+        best: Found | None = None
+
+        def record(model: clingo.Model) -> None:
+            nonlocal best
+            best = position(model)
+
+        for home in range(len(self.board.states)):  # the lowest home first
+            self.progress.phase = (
+                f"the first counterexample of {size} owned states, in a fixed order"
+            )
+            if self.guide.possible():
+                status, first = self.guide.first_by_parts(self, size, home, stop)
+                if status != "none":
+                    return None
+                if first is not None:
+                    return first
+                continue
+            ended = self.optimise(size, record, stop, assumptions=[at_home(home)])
+            if ended != "exhausted":
+                return None
+            if best is not None:
+                return best
+        return None
+
+    # --- solving ---------------------------------------------------------------------
+
+    def solve(
+        self,
+        bound: int | None,
+        within: bool = False,
+        assumptions: Assumptions | None = None,
+        stop: Callable[[], bool] = never,
+    ) -> Found | Unanswered:
+        """The shown atoms of a counterexample with at most ``bound`` owned
+        states (None: any number) and the ``assumptions``, in one solve over
+        every home; or "none" (the solver proved there is none), "within"
+        (``within``: the including search proved there is none first),
+        "stopped" (``stop()`` said so) or "unknown" (the deadline came
+        first)."""
+        set_bound(self.control, bound)
+        floor = self.within
+
+        def halt() -> Halt | None:
+            if within and floor.none:
+                return "within"
+            return "stopped" if stop() else None
+
+        handle: clingo.SolveHandle  # (clingo leaves __enter__ unannotated)
+        with self.control.solve(assumptions=assumptions or [], yield_=True, async_=True) as handle:
+            reason = self.wait(handle, halt)
+            if reason is not None:
+                return reason
+            model = handle.model()
+            if model is not None:
+                return position(model)
+            return "none" if handle.get().unsatisfiable else "unknown"
+
+    def wait(self, handle: clingo.SolveHandle, halt: Callable[[], Halt | None]) -> Halt | None:
+        """Wait for a running solve's next answer (a model, or the end), a
+        progress line now and then: None once it is there; else the solve is
+        cancelled, and the reason returned: ``halt()``'s, or "unknown" at the
+        deadline."""
+        while not handle.wait(POLL):
+            self.progress.show()
+            reason = halt()
+            if reason is None and time.monotonic() >= self.deadline:
+                reason = "unknown"
+            if reason is not None:
+                handle.cancel()
+                return reason
+        return None
+
+    def optimise(
+        self,
+        bound: int,
+        record: Callable[[clingo.Model], None],
+        stop: Callable[[], bool] = never,
+        assumptions: Assumptions | None = None,
+    ) -> Optimised:
+        """Optimise over every home: counterexamples with at most ``bound`` owned
+        states, each better one passed to ``record``.  "exhausted" (the last one
+        recorded is optimal, or there is none within the bound), "stopped"
+        (``stop()`` said so) or "unknown" (the deadline came first)."""
+        control = self.control
+        set_bound(control, bound)
+        solving = control.configuration.solve
+        assert isinstance(solving, clingo.Configuration)  # clingo types every option as a union
+        solving.opt_mode = "opt"
+        try:
+            handle: clingo.SolveHandle  # (clingo leaves __enter__ unannotated)
+            with control.solve(assumptions=assumptions or [], yield_=True, async_=True) as handle:
+                while True:
+                    reason = self.wait(handle, lambda: "stopped" if stop() else None)
+                    if reason is not None:
+                        assert reason != "within"  # (no floor is heeded here)
+                        return reason
+                    model = handle.model()
+                    if model is None:
+                        return "exhausted" if handle.get().exhausted else "unknown"
+                    record(model)
+                    handle.resume()
+        finally:
+            solving.opt_mode = "ignore"
+
+    def any_position(
+        self, bound: int | None, one_of: list[clingo.Symbol] | None = None
+    ) -> bool | None:
+        """Whether any position exists at all, or (``one_of``) any position where
+        one of these atoms holds (None: no answer by the deadline)."""
+        control = self.control
+        probe = clingo.Function("evlogic_probe")
+        control.assign_external(probe, True)
+        set_bound(control, bound)
+        try:
+            for atom in [None] if one_of is None else one_of:
+                assumptions = [] if atom is None else [(atom, True)]
+                handle: clingo.SolveHandle  # (clingo leaves __enter__ unannotated)
+                with control.solve(assumptions=assumptions, yield_=True, async_=True) as handle:
+                    if not handle.wait(max(0.0, self.deadline - time.monotonic())):
+                        handle.cancel()
+                        return None
+                    if handle.model() is not None:
+                        return True
+            return False
+        finally:
+            control.assign_external(probe, False)
