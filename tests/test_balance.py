@@ -244,7 +244,13 @@ def test_ctrl_c_stops_with_130_and_writes_nothing_half(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(4)
+    # Interrupted once it is playing: its games-out file is being written
+    # (a temporary file beside the target), not while Python starts.
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert list(tmp_path.iterdir()), "balance never began writing"
+    time.sleep(1)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
