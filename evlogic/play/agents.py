@@ -16,7 +16,7 @@ from pathlib import Path
 
 import clingo.ast
 
-from evlogic.asp.fragment import Kind, read_program, refuse_outside
+from evlogic.asp.fragment import AGENT_INPUTS, BOARD_FACTS, Kind, read_program, refuse_outside
 from evlogic.asp.soundness import refuse_unsound
 from evlogic.errors import InputError, quote
 from evlogic.resources import display_path, rules_dir
@@ -26,6 +26,15 @@ BUNDLED = ("greedy", "random", "spoiler", "face")
 
 #: The encoding every decision grounds beside the agent.
 MOVES = "play/moves.lp"
+
+#: What an agent's atoms name as they are written: what a decision gives
+#: it, the board, and the choice it derives.  Every other predicate is the
+#: agent's own and is renamed with :data:`OWN` in front, so that no helper
+#: of an agent's is a helper of rules/play/moves.lp (no predicate of the
+#: encoding starts so): an agent that derives ``in/3`` derives
+#: ``agent_in/3``, and cannot change what a move gives.
+SHARED = AGENT_INPUTS | BOARD_FACTS | {("choose", 1)}
+OWN = "agent_"
 
 
 @dataclass(frozen=True)
@@ -39,7 +48,29 @@ class Agent:
 
 def _rules(statements: tuple[clingo.ast.AST, ...]) -> tuple[clingo.ast.AST, ...]:
     hidden = (clingo.ast.ASTType.ShowSignature, clingo.ast.ASTType.ShowTerm)
-    return tuple(s for s in statements if s.ast_type not in hidden)
+    own = _Own()
+    return tuple(own(s) for s in statements if s.ast_type not in hidden)
+
+
+class _Own(clingo.ast.Transformer):
+    """Renames the agent's own predicates (see :data:`SHARED`)."""
+
+    def visit_SymbolicAtom(self, atom: clingo.ast.AST) -> clingo.ast.AST:
+        return atom.update(symbol=self._renamed(atom.symbol))
+
+    def visit_Defined(self, node: clingo.ast.AST) -> clingo.ast.AST:
+        if (node.name, node.arity) in SHARED:
+            return node
+        return node.update(name=OWN + node.name)
+
+    def _renamed(self, term: clingo.ast.AST) -> clingo.ast.AST:
+        if term.ast_type == clingo.ast.ASTType.UnaryOperation:  # -p(X)
+            return term.update(argument=self._renamed(term.argument))
+        if term.ast_type != clingo.ast.ASTType.Function:
+            return term
+        if (term.name, len(term.arguments)) in SHARED:
+            return term
+        return term.update(name=OWN + term.name)
 
 
 def bundled_agent_path(name: str) -> Path:
