@@ -102,6 +102,50 @@ def play(table: Table) -> PlayedGame:
     return PlayedGame(table, tuple(moves), final, score_game(final))
 
 
+@dataclass(frozen=True)
+class Figures:
+    """What rules/play/moves.lp gives the agents at one decision, by state
+    and player number (evlogic.asp.facts): the tests' view of a decision."""
+
+    over: bool
+    candidates: frozenset[int]
+    total: dict[int, int]  # player -> total now
+    after: dict[tuple[int, int], int]  # (candidate, player) -> total after
+    gain: dict[int, int]  # candidate -> the mover's gain
+    face_gain: dict[int, int]  # candidate -> the face EV it adds for the mover
+
+
+def figures(table: Table, mover: int) -> Figures:
+    """The figures of the decision at ``table``'s position (its seats'
+    states) with seat ``mover`` to move."""
+    number = state_numbers(table.board)
+    owned = [[number[s] for s in seat.states] for seat in table.seats]
+    homes = [number[seat.home] for seat in table.seats]
+    ranks = list(range(1, len(number) + 1))
+    shown = "#show candidate/1. #show total/2. #show after/3. #show gain/2. #show face_gain/2."
+    symbols = _solve(table, homes, owned, mover, 1, ranks, shown)
+    over, candidates = False, set()
+    total: dict[int, int] = {}
+    after: dict[tuple[int, int], int] = {}
+    gain: dict[int, int] = {}
+    face_gain: dict[int, int] = {}
+    for symbol in symbols:
+        values = [argument.number for argument in symbol.arguments]
+        if symbol.name == "over":
+            over = True
+        elif symbol.name == "candidate":
+            candidates.add(values[0])
+        elif symbol.name == "total":
+            total[values[0]] = values[1]
+        elif symbol.name == "after":
+            after[values[0], values[1]] = values[2]
+        elif symbol.name == "gain":
+            gain[values[0]] = values[1]
+        elif symbol.name == "face_gain":
+            face_gain[values[0]] = values[1]
+    return Figures(over, frozenset(candidates), total, after, gain, face_gain)
+
+
 def _decide(
     table: Table,
     homes: Sequence[int],
@@ -110,6 +154,18 @@ def _decide(
     turn: int,
     ranks: Sequence[int],
 ) -> _Decision:
+    return _read(_solve(table, homes, owned, mover, turn, ranks))
+
+
+def _solve(
+    table: Table,
+    homes: Sequence[int],
+    owned: Sequence[Sequence[int]],
+    mover: int,
+    turn: int,
+    ranks: Sequence[int],
+    shown: str = "",
+) -> Sequence[Symbol]:
     checkpoint()
     control = clingo.Control(["--warn=none"])
     lines = [f"mover({mover}). turn({turn})."]
@@ -124,7 +180,7 @@ def _decide(
             builder.add(statement)
         for statement in table.seats[mover].agent.statements:
             builder.add(statement)
-    control.add("base", [], "\n".join(lines))
+    control.add("base", [], "\n".join(lines) + shown)
     control.ground([("base", [])])
     symbols: Sequence[Symbol] = ()
     handle: clingo.SolveHandle
@@ -134,7 +190,7 @@ def _decide(
             break
         else:
             raise SolverError("a decision of a played game has no answer set")
-    return _read(symbols)
+    return symbols
 
 
 def _read(symbols: Sequence[Symbol]) -> _Decision:
