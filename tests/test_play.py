@@ -451,6 +451,9 @@ choose(X) :- top(X), tie_break(X, R), first(R).
         ("choose(X) :- candidate(X).", "chose"),
         ("choose(X) :- candidate(X), X < 0.", "chose 0 states"),
         ("choose(X) :- home(0, X).", "not a candidate"),  # a taken state
+        ("choose(99).", "not a candidate"),  # no state
+        ("choose(foo).", "'foo'"),
+        ("choose(X) :- candidate(X), X < 2. choose(foo).", "chose 3 states"),
         ("{ choose(X) : candidate(X) } = 1.", "a choice"),
         ("choose(X) :- candidate(X). :- candidate(X), not choose(X).", "integrity constraint"),
         ("#external foo. choose(X) :- candidate(X), foo.", "#external"),

@@ -11,6 +11,9 @@ function of the position and the seed.
 
 from __future__ import annotations
 
+import itertools
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,50 +30,93 @@ BUNDLED = ("greedy", "random", "spoiler", "face")
 #: The encoding every decision grounds beside the agent.
 MOVES = "play/moves.lp"
 
-#: What an agent's atoms name as they are written: what a decision gives
-#: it, the board, and the choice it derives.  Every other predicate is the
-#: agent's own and is renamed with :data:`OWN` in front, so that no helper
-#: of an agent's is a helper of rules/play/moves.lp (no predicate of the
-#: encoding starts so): an agent that derives ``in/3`` derives
-#: ``agent_in/3``, and cannot change what a move gives.
-SHARED = AGENT_INPUTS | BOARD_FACTS | {("choose", 1)}
+#: What an agent reads that stays the same all game: the board, the rule
+#: set, the players and their homes (rules/play/moves.lp's base part).
+STATIC = BOARD_FACTS | {("home", 2), ("player", 1)}
+
+#: What a decision gives an agent and what it derives: in the game's one
+#: clingo control each has the turn as a first argument in front of those
+#: the agent writes (rules/play/moves.lp, rules/play/decision.lp).
+STEPPED = (AGENT_INPUTS - STATIC) | {("choose", 1)}
+
+#: The agent's own predicates (every other one) get the turn and this
+#: prefix, so that no helper of an agent's is a predicate of
+#: rules/play/moves.lp or decision.lp (none of theirs starts so): an agent
+#: that derives ``in/3`` derives ``agent_in/4``, and cannot change what a
+#: move gives.
 OWN = "agent_"
 
 
 @dataclass(frozen=True)
 class Agent:
-    """An agent's name as the reports print it, and its statements."""
+    """An agent's name as the reports print it, and its statements as the
+    engine grounds them: the rules (less #show: the engine reads atoms)
+    with the turn, the constant ``parameter``, in front of every atom's
+    arguments but the static ones (:data:`STATIC`), under no #program."""
 
     name: str
     path: Path
-    statements: tuple[clingo.ast.AST, ...]  # less #show: the engine reads atoms
+    statements: tuple[clingo.ast.AST, ...]
+    parameter: str
+    reads: frozenset[tuple[str, int]]  # the inputs of STEPPED it mentions
 
 
-def _rules(statements: tuple[clingo.ast.AST, ...]) -> tuple[clingo.ast.AST, ...]:
-    hidden = (clingo.ast.ASTType.ShowSignature, clingo.ast.ASTType.ShowTerm)
-    own = _Own()
-    return tuple(own(s) for s in statements if s.ast_type not in hidden)
+def _agent(name: str, path: Path, statements: Sequence[clingo.ast.AST]) -> Agent:
+    kept = [
+        s
+        for s in statements
+        if s.ast_type
+        not in (
+            clingo.ast.ASTType.ShowSignature,
+            clingo.ast.ASTType.ShowTerm,
+            clingo.ast.ASTType.Program,
+        )
+    ]
+    parameter = _fresh(kept)
+    stepped = _Stepped(parameter)
+    statements = tuple(stepped(s) for s in kept)
+    return Agent(name, path, statements, parameter, frozenset(stepped.reads))
 
 
-class _Own(clingo.ast.Transformer):
-    """Renames the agent's own predicates (see :data:`SHARED`)."""
+def _fresh(statements: Sequence[clingo.ast.AST]) -> str:
+    """A constant that no statement mentions: the turn, as a parameter."""
+    text = " ".join(str(s) for s in statements)
+    used = set(re.findall(r"[a-z_][A-Za-z0-9_']*", text))
+    return next(f"turn{n}" for n in itertools.count() if f"turn{n}" not in used)
+
+
+class _Stepped(clingo.ast.Transformer):
+    """Gives an agent's atoms the turn (see :class:`Agent`)."""
+
+    def __init__(self, parameter: str) -> None:
+        self.parameter = parameter
+        self.reads: set[tuple[str, int]] = set()
+
+    def _term(self, location: clingo.ast.Location) -> clingo.ast.AST:
+        return clingo.ast.Function(location, self.parameter, [], 0)
 
     def visit_SymbolicAtom(self, atom: clingo.ast.AST) -> clingo.ast.AST:
-        return atom.update(symbol=self._renamed(atom.symbol))
+        return atom.update(symbol=self._stepped(atom.symbol))
 
     def visit_Defined(self, node: clingo.ast.AST) -> clingo.ast.AST:
-        if (node.name, node.arity) in SHARED:
+        signature = (node.name, node.arity)
+        if signature in STATIC:
             return node
-        return node.update(name=OWN + node.name)
+        name = node.name if signature in STEPPED else OWN + node.name
+        return node.update(name=name, arity=node.arity + 1)
 
-    def _renamed(self, term: clingo.ast.AST) -> clingo.ast.AST:
+    def _stepped(self, term: clingo.ast.AST) -> clingo.ast.AST:
         if term.ast_type == clingo.ast.ASTType.UnaryOperation:  # -p(X)
-            return term.update(argument=self._renamed(term.argument))
+            return term.update(argument=self._stepped(term.argument))
         if term.ast_type != clingo.ast.ASTType.Function:
             return term
-        if (term.name, len(term.arguments)) in SHARED:
+        signature = (term.name, len(term.arguments))
+        if signature in STATIC:
             return term
-        return term.update(name=OWN + term.name)
+        if signature in STEPPED:
+            self.reads.add(signature)
+        name = term.name if signature in STEPPED else OWN + term.name
+        return term.update(name=name, arguments=[self._term(term.location), *term.arguments])
 
 
 def bundled_agent_path(name: str) -> Path:
@@ -83,7 +129,7 @@ def load_agent(reference: str, field: str = "--agents") -> Agent:
     unknown name, a missing file, a statement outside the fragment."""
     if reference in BUNDLED:
         path = bundled_agent_path(reference)
-        return Agent(reference, path, _rules(read_program([path]).statements))
+        return _agent(reference, path, read_program([path]).statements)
     if not (reference.endswith(".lp") or "/" in reference or "\\" in reference):
         names = ", ".join(BUNDLED)
         raise InputError(
@@ -95,7 +141,7 @@ def load_agent(reference: str, field: str = "--agents") -> Agent:
     program = read_program([path])
     refuse_outside(program, Kind.AGENT)
     refuse_unsound([rules_dir() / MOVES, path])
-    return Agent(display_path(path), path, _rules(program.statements))
+    return _agent(display_path(path), path, program.statements)
 
 
 def load_agents(text: str, players: int) -> tuple[Agent, ...]:
