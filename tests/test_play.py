@@ -24,7 +24,7 @@ from evlogic.loading.boards import Board, load_board
 from evlogic.loading.games import Game, Player
 from evlogic.loading.rulesets import RuleSet, load_rule_set
 from evlogic.play.agents import BUNDLED, load_agent
-from evlogic.play.engine import PlayedGame, figures, play
+from evlogic.play.engine import PlayedGame, figures, play, play_games
 from evlogic.play.table import Seat, Table, deal
 from evlogic.reports.report import atoms_by_position, decode
 from evlogic.resources import bundled_boards
@@ -331,6 +331,33 @@ def test_a_game_from_a_position_is_the_plain_playouts_game(position, rules, name
     for seat, final in zip(seats, played.final.players, strict=True):
         mine = [m.state for m in played.moves if m.player == seat.name]
         assert final.states == (*seat.states, *mine)
+
+
+@examples(10)
+@given(
+    st.one_of(positions(), usa_positions()),
+    rule_sets,
+    agent_lists,
+    st.lists(st.tuples(st.integers(0, 8), st.integers(0, 2**32)), min_size=2, max_size=4),
+)
+def test_games_side_by_side_are_the_games_one_by_one(position, rules, names, games):
+    """play_games plays games of one board, rule set and seats in one
+    control; from positions with different states won, they end at
+    different turns, and each is the game play() plays."""
+    board, players = loaded(position)
+    agents = [load_agent(names[i % len(names)]) for i in range(len(players))]
+    tables = []
+    for drop, seed in games:  # each game from the position less some states
+        seats = tuple(
+            Seat(p["name"], p["home"], tuple(p["states"][: max(0, len(p["states"]) - drop)]), a)
+            for p, a in zip(players, agents, strict=True)
+        )
+        tables.append(Table(board, rules, seats, "snake", seed))
+    together = play_games(tables)
+    for table, game in zip(tables, together, strict=True):
+        alone = play(table)
+        assert game.moves == alone.moves
+        assert game.report.to_dict() == alone.report.to_dict()
 
 
 @pytest.mark.parametrize("seed", [0, 3, 11])

@@ -20,22 +20,30 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import clingo
 import clingo.ast
 import clingo.backend
-from clingo import Number, Symbol
+from clingo import Number, Symbol, Tuple_
 
-from evlogic.asp.facts import board_program, number_symbol, state_ids, state_numbers
-from evlogic.asp.solver import SolverError, _parsed, parsed_facts
+from evlogic.asp.facts import Positions, board_program, number_symbol, state_ids, state_numbers
+from evlogic.asp.solver import (
+    POSITION_INPUT,
+    SCORING_RULES,
+    SolverError,
+    _parsed,
+    parsed_facts,
+    rule_paths,
+    solve,
+)
 from evlogic.errors import InputError, quote
 from evlogic.limits import checkpoint, watch
-from evlogic.loading.games import Game
+from evlogic.loading.games import Game, checked_game
 from evlogic.play.agents import MOVES, Agent
 from evlogic.play.table import Table, turn_order
-from evlogic.reports.report import ScoreReport
-from evlogic.reports.score import score_game
+from evlogic.reports.report import ScoreReport, atoms_by_position, decode
+from evlogic.reports.score import CACHED_BOARD_STATES, score_game, scoring_rules
 from evlogic.resources import rules_dir
 
 #: The encoding of a decision, and what the engine reads of it.
@@ -75,59 +83,149 @@ class PlayedGame:
     report: ScoreReport
 
 
-@dataclass(frozen=True)
-class _Decision:
-    over: bool
-    totals: dict[int, int]  # player -> total at this turn (after last turn's move)
-    chosen: list[Symbol]  # the terms the agent chose
+@dataclass
+class _Playing:
+    """One game of a batch, as the engine keeps it."""
+
+    table: Table
+    number: int  # its place in the batch: G in rules/play/moves.lp
+    rng: random.Random
+    taken: set[str]  # state ids won, homes included
+    free: set[int]  # state numbers not won: @ranks gives their ranks
+    won: dict[str, list[str]]  # each seat's states won in play, in order
+    moves: list[Move]
+    last: tuple[int, int] = (-1, -1)  # (seat, state) won last turn
+    before: dict[int, int] | None = None  # the totals before last turn's move
+    ended: bool = False
 
 
 def play(table: Table) -> PlayedGame:
     """Play ``table`` to the game end; the same table, the same game."""
-    ids = state_ids(table.board)
-    rng = random.Random(table.seed)
-    names = [seat.name for seat in table.seats]
-    won: dict[str, list[str]] = {name: [] for name in names}
-    moves: list[Move] = []
-    game = _Game(table)
-    seats = turn_order(len(table.seats), table.order)
-    last = (-1, -1)
-    before: dict[int, int] = {}
-    taken = {state for seat in table.seats for state in (seat.home, *seat.states)}
+    return play_games([table])[0]
+
+
+def play_games(tables: Sequence[Table]) -> list[PlayedGame]:
+    """Play every table to its game end, the games of one board, rule set,
+    turn order and seats' agents side by side in one control (each game
+    is the game play() plays): a grounding a turn for them all."""
+    batches: dict[tuple[int, int, str, tuple[int, ...]], list[int]] = {}
+    for index, table in enumerate(tables):
+        agents = tuple(id(seat.agent) for seat in table.seats)
+        key = (id(table.board), id(table.rules), table.order, agents)
+        batches.setdefault(key, []).append(index)
+    played: list[PlayedGame | None] = [None] * len(tables)
+    for indices in batches.values():
+        for index, game in zip(indices, _play_batch([tables[i] for i in indices]), strict=True):
+            played[index] = game
+    return [game for game in played if game is not None]
+
+
+def _play_batch(tables: Sequence[Table]) -> list[PlayedGame]:
+    first = tables[0]
+    ids = state_ids(first.board)
+    names = [seat.name for seat in first.seats]
+    control = _Control(tables)
+    games = [
+        _Playing(
+            table,
+            number,
+            random.Random(table.seed),
+            {state for seat in table.seats for state in (seat.home, *seat.states)},
+            set(),
+            {seat.name: [] for seat in table.seats},
+            [],
+        )
+        for number, table in enumerate(tables)
+    ]
+    number = state_numbers(first.board)
+    for game in games:
+        game.free = set(range(len(ids))) - {number[s] for s in game.taken}
+    seats = turn_order(len(first.seats), first.order)
     for turn in range(1, len(ids) + 2):
         mover = next(seats)
-        ranks = list(range(1, len(ids) + 1))
-        rng.shuffle(ranks)
-        decision = game.decide(turn, mover, last, ranks)
-        if last[0] >= 0:  # last turn's move, scored at this turn
-            totals = {names[p]: decision.totals[p] for p in range(len(names))}
-            gain = decision.totals[last[0]] - before[last[0]]
-            moves.append(Move(turn - 1, names[last[0]], ids[last[1]], gain, totals))
-        if decision.over:
+        playing = [g for g in games if not g.ended]
+        if not playing:
             break
-        agent = table.seats[mover].agent
-        chosen = [_state_named(symbol, ids) for symbol in decision.chosen]
-        if len(chosen) != 1:
-            chose = ", ".join(sorted(chosen)) or "nothing"
-            raise InputError(
-                agent.name,
-                f"agent chose {len(chosen)} states ({chose}) at turn {turn}: "
-                "an agent derives choose(X) for exactly one candidate X",
-            )
-        state = _state_number(decision.chosen[0], len(ids))
-        if state is None or ids[state] in taken:
-            raise InputError(
-                agent.name,
-                f"agent chose {chosen[0]} at turn {turn}, which is not a candidate "
-                "(an unclaimed state)",
-            )
-        last, before = (mover, state), decision.totals
-        won[names[mover]].append(ids[state])
-        taken.add(ids[state])
-    else:
+        for game in playing:
+            game.free.discard(game.last[1])
+        decisions = control.decide(turn, mover, playing)
+        for index, game in enumerate(playing):
+            _advance(game, turn, mover, decisions.get(index), ids, names)
+    if not all(game.ended for game in games):
         raise SolverError("a played game did not reach its game end")
-    final = table.game(won)
-    return PlayedGame(table, tuple(moves), final, score_game(final))
+    finals = [game.table.game(game.won) for game in games]
+    reports = _scored(finals)
+    return [
+        PlayedGame(game.table, tuple(game.moves), final, report)
+        for game, final, report in zip(games, finals, reports, strict=True)
+    ]
+
+
+def _scored(finals: Sequence[Game]) -> list[ScoreReport]:
+    """score_game's reports of positions on one board under one rule set
+    (no programs of its own), all of them in one grounding of score's rules."""
+    finals = [checked_game(final) for final in finals]
+    first = finals[0]
+    if len(finals) == 1 or len(first.board.states) > CACHED_BOARD_STATES:
+        return [score_game(final) for final in finals]
+    # one-shot region layers if every game takes them (both give the same layers)
+    choices = {scoring_rules(final) for final in finals}
+    layers = choices.pop() if len(choices) == 1 else SCORING_RULES
+    paths = [*rule_paths(layers), *rule_paths(POSITION_INPUT)]
+    board = parsed_facts(board_program(first.board))
+    symbols = solve(first.rules.program(), paths, Positions(first.board, finals), board)
+    atoms = atoms_by_position(symbols)
+    return [decode(atoms[index], final) for index, final in enumerate(finals)]
+
+
+def _advance(
+    game: _Playing,
+    turn: int,
+    mover: int,
+    decision: _Decision | None,
+    ids: Sequence[str],
+    names: Sequence[str],
+) -> None:
+    """Game ``game`` after its decision at ``turn``: last turn's move
+    scored, the game over or the mover's choice taken."""
+    if decision is None:
+        raise SolverError(f"no decision for a played game at turn {turn}")
+    last = game.last
+    if last[0] >= 0 and game.before is not None:  # last turn's move, scored now
+        totals = {names[p]: decision.totals[p] for p in range(len(names))}
+        gain = decision.totals[last[0]] - game.before[last[0]]
+        game.moves.append(Move(turn - 1, names[last[0]], ids[last[1]], gain, totals))
+    if decision.over:
+        game.ended = True
+        return
+    agent = game.table.seats[mover].agent
+    chosen = [_state_named(symbol, ids) for symbol in decision.chosen]
+    if len(chosen) != 1:
+        chose = ", ".join(sorted(chosen)) or "nothing"
+        raise InputError(
+            agent.name,
+            f"agent chose {len(chosen)} states ({chose}) at turn {turn}: "
+            "an agent derives choose(X) for exactly one candidate X",
+        )
+    state = _state_number(decision.chosen[0], len(ids))
+    if state is None or ids[state] in game.taken:
+        raise InputError(
+            agent.name,
+            f"agent chose {chosen[0]} at turn {turn}, which is not a candidate "
+            "(an unclaimed state)",
+        )
+    game.last, game.before = (mover, state), decision.totals
+    game.won[names[mover]].append(ids[state])
+    game.taken.add(ids[state])
+
+
+@dataclass
+class _Decision:
+    """What a decision shows (rules/play/decision.lp)."""
+
+    over: bool = False
+    totals: dict[int, int] = field(default_factory=dict)  # player -> total at this turn
+    chosen: list[Symbol] = field(default_factory=list)  # the terms the agent chose
 
 
 @dataclass(frozen=True)
@@ -146,14 +244,17 @@ class Figures:
 def figures(table: Table, mover: int) -> Figures:
     """The figures of the first decision at ``table``'s position (its
     seats' states) with seat ``mover`` to move, the game's own way."""
-    game = _Game(table, FIGURES_SHOWN)
-    game.decide(1, mover, (-1, -1), range(1, len(table.board.states) + 1))
+    control = _Control([table], FIGURES_SHOWN)
+    number = state_numbers(table.board)
+    taken = {number[s] for seat in table.seats for s in (seat.home, *seat.states)}
+    game = _Playing(table, 0, random.Random(0), set(), set(range(len(number))) - taken, {}, [])
+    control.decide(1, mover, [game])
     over, candidates = False, set()
     total: dict[int, int] = {}
     after: dict[tuple[int, int], int] = {}
     gain: dict[int, int] = {}
     face_gain: dict[int, int] = {}
-    for symbol in game.shown:
+    for symbol in control.shown:
         values = [argument.number for argument in symbol.arguments[1:]]
         if symbol.name == "over":
             over = True
@@ -170,46 +271,46 @@ def figures(table: Table, mover: int) -> Figures:
     return Figures(over, frozenset(candidates), total, after, gain, face_gain)
 
 
-class _Game:
-    """One game's clingo control: its base part grounded, then a decision
-    a call of :meth:`decide`."""
+class _Control:
+    """The clingo control of games played side by side (game G: the G-th
+    table): the base part grounded, then a turn a call of :meth:`decide`."""
 
-    def __init__(self, table: Table, shown: str = "") -> None:
+    def __init__(self, tables: Sequence[Table], shown: str = "") -> None:
         checkpoint()
-        self.table = table
+        first = tables[0]
         self.shown: list[Symbol] = []
-        self._states = len(table.board.states)
+        self._states = len(first.board.states)
+        self._moves: list[Symbol] = []
         self._codes: list[Symbol] = []
         self._control = control = clingo.Control(["--warn=none"])
         watch(control)  # interrupted if this work is given up on (evlogic.limits)
         control.register_observer(_Shown(self.shown))
         agents: dict[int, int] = {}  # id(agent) -> its part's number
-        for seat in table.seats:
+        for seat in first.seats:
             agents.setdefault(id(seat.agent), len(agents))
-        self._parts = [agents[id(seat.agent)] for seat in table.seats]
+        self._parts = [agents[id(seat.agent)] for seat in first.seats]
         self._reads = [
             sorted({OPTIONAL[read] for read in seat.agent.reads if read in OPTIONAL})
             if not shown
             else sorted(OPTIONAL.values())
-            for seat in table.seats
+            for seat in first.seats
         ]
-        rules = table.rules
+        rules = first.rules
         self._links = {1: "links_1", 2: "links_2"}.get(rules.links_needed, "links")
         self._region = "best_core" if rules.region == "best-core" else "union"
-        number = state_numbers(table.board)
-        taken = {number[s] for seat in table.seats for s in (seat.home, *seat.states)}
-        self._free = set(range(self._states)) - taken  # @ranks: their ranks only
+        number = state_numbers(first.board)
         lines = [shown]
-        for player, seat in enumerate(table.seats):
-            lines.append(f"home({player},{number[seat.home]}).")
-            lines.extend(f"held({player},{number[state]})." for state in seat.states)
+        for game, table in enumerate(tables):
+            for player, seat in enumerate(table.seats):
+                lines.append(f"home({game},{player},{number[seat.home]}).")
+                lines.extend(f"held({game},{player},{number[state]})." for state in seat.states)
         with clingo.ast.ProgramBuilder(control) as builder:
             for statement in _moves():
                 builder.add(statement)
-            for statement in _board(table):
+            for statement in _board(first):
                 builder.add(statement)
             added: set[int] = set()
-            for seat in table.seats:
+            for seat in first.seats:
                 part = agents[id(seat.agent)]
                 if part not in added:
                     added.add(part)
@@ -218,41 +319,48 @@ class _Game:
         control.ground([("base", [])])
         self.shown.clear()
 
-    # @ranks(t) in rules/play/moves.lp
+    # @moves(t) and @ranks(t) in rules/play/moves.lp
+    def moves(self, _turn: Symbol) -> list[Symbol]:
+        return self._moves
+
     def ranks(self, _turn: Symbol) -> list[Symbol]:
         return self._codes
 
-    def decide(
-        self, turn: int, mover: int, last: tuple[int, int], ranks: Sequence[int]
-    ) -> _Decision:
-        # (the parts: rules/play/moves.lp's header)
-        """Ground turn ``turn``'s decision: seat ``mover`` to move, ``last``
-        the (player, state) won last turn ((-1, -1): none), ``ranks`` the
-        tie order, the rank of each state by number."""
+    def decide(self, turn: int, mover: int, games: Sequence[_Playing]) -> dict[int, _Decision]:
+        """Ground turn ``turn`` of ``games`` (those still on, each with its
+        tables's index in the batch), seat ``mover`` to move; the
+        decisions by the games' places in ``games``."""
         checkpoint()
-        base = self._states
-        free = self._free
-        free.discard(last[1])
-        self._codes = [
-            number_symbol((rank - 1) * base + state)
-            for state, rank in enumerate(ranks)
-            if state in free
-        ]
+        n = self._states
+        self._moves = []
+        self._codes = []
+        index: dict[int, int] = {}
+        for place, game in enumerate(games):
+            g = game.number
+            index[g] = place
+            seat, state = game.last
+            self._moves.append(Tuple_([Number(g), Number(seat), Number(state)]))
+            ranks = list(range(1, n + 1))
+            game.rng.shuffle(ranks)
+            free = game.free
+            self._codes.extend(
+                number_symbol((g * n + rank - 1) * n + state)
+                for state, rank in enumerate(ranks)
+                if state in free
+            )
         self.shown.clear()
         t, m = Number(turn), Number(mover)
         parts = [
-            ("decision", [t, m, Number(last[0]), Number(last[1])]),
+            ("decision", [t, m]),
             (self._links, [t]),
             (self._region, [t]),
             (f"agent_{self._parts[mover]}", [t]),
         ]
         for read in self._reads[mover]:
             parts.append((read, [t, m] if read in WITH_MOVER else [t]))
-        control = self._control
-        control.ground(parts, context=self)
+        self._control.ground(parts, context=self)
         checkpoint()
-        decision = _read(self.shown)
-        return decision
+        return _read(self.shown, index)
 
 
 class _Shown(clingo.backend.Observer):
@@ -292,20 +400,20 @@ def _state_named(symbol: Symbol, ids: Sequence[str]) -> str:
     return quote(str(symbol)) if state is None else ids[state]
 
 
-def _read(symbols: Sequence[Symbol]) -> _Decision:
-    over = False
-    totals: dict[int, int] = {}
-    chosen: list[Symbol] = []
+def _read(symbols: Sequence[Symbol], index: dict[int, int]) -> dict[int, _Decision]:
+    """Each game's decision by its place (``index``: place by game number)."""
+    decisions = {place: _Decision() for place in index.values()}
     for symbol in symbols:
+        arguments = symbol.arguments
+        decision = decisions[index[arguments[0].arguments[0].number]]
         name = symbol.name
         if name == "total":
-            arguments = symbol.arguments
-            totals[arguments[1].number] = arguments[2].number
+            decision.totals[arguments[1].number] = arguments[2].number
         elif name == "choose":
-            chosen.append(symbol.arguments[1])
+            decision.chosen.append(arguments[1])
         elif name == "over":
-            over = True
-    return _Decision(over, totals, chosen)
+            decision.over = True
+    return decisions
 
 
 def _moves() -> list[clingo.ast.AST]:
