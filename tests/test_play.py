@@ -531,6 +531,28 @@ def test_an_agent_reading_past_its_inputs_cannot_change_the_scores(cli, tmp_path
     assert sneaky.json()["moves"] == plain.json()["moves"]
 
 
+EVERY_INPUT = """\
+ok :- turn(T), T >= 1, mover(P), player(P), home(P, _), won(N), N >= 0.
+won(N) :- mover(P), N = #count{ S : owned(P, S) }.
+worth(X, A - N) :- candidate(X), mover(P), after(X, P, A), total(P, N), face_gain(X, _).
+best(Most) :- ok, Most = #max{ G : worth(X, G) }, Most != #inf.
+top(X) :- worth(X, G), best(G), not over.
+first(Rank) :- Rank = #min{ R : top(X), tie_break(X, R) }, Rank != #sup.
+choose(X) :- top(X), tie_break(X, R), first(R).
+"""
+
+
+def test_an_agent_reading_every_input_plays_as_greedy(cli, tmp_path):
+    """after/3, total/2, face_gain/2, owned/2, mover/1, turn/1, player/1,
+    home/2, over/0: each reaches an agent that reads it."""
+    path = tmp_path / "every.lp"
+    path.write_text(EVERY_INPUT)
+    every = cli("play", "--agents", path, "--seed", "5", "--format", "json")
+    greedy = cli("play", "--agents", "greedy", "--seed", "5", "--format", "json")
+    assert every.code == greedy.code == 0, every.err
+    assert every.json()["moves"] == greedy.json()["moves"]
+
+
 def test_a_rule_set_game_end_beyond_the_board_is_refused(cli, tmp_path):
     rules = tmp_path / "long.yaml"
     rules.write_text("extends: standard\ngame_end: 60\n")
