@@ -50,6 +50,7 @@ PYTHON_FACTS: dict[Predicate, str] = {
     ("mover", 1): "evlogic/play/engine.py",
     ("tie_break", 2): "evlogic/play/engine.py",
     ("play_world", 2): "evlogic/play/engine.py",
+    ("held", 3): "evlogic/play/engine.py",
     ("layout_rows", 2): "evlogic/drawing/relayout.py",
     ("layout_columns", 2): "evlogic/drawing/relayout.py",
     ("layout_start", 3): "evlogic/drawing/relayout.py",

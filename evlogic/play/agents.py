@@ -11,12 +11,16 @@ function of the position and the seed.
 
 from __future__ import annotations
 
+import itertools
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import clingo.ast
 
-from evlogic.asp.fragment import Kind, refuse_outside
+from evlogic.asp.fragment import AGENT_INPUTS, Kind, refuse_outside
+from evlogic.asp.predicates import BOARD_FACTS
 from evlogic.asp.program import read_program
 from evlogic.asp.soundness import refuse_unsound
 from evlogic.errors import InputError, quote
@@ -28,19 +32,118 @@ BUNDLED = ("greedy", "random", "spoiler", "face")
 #: The encoding every decision grounds beside the agent.
 MOVES = "play/moves.lp"
 
+#: What an agent reads that no game changes: the board and the rule set.
+BOARD = BOARD_FACTS
+
+#: What stays the same all game: the players and their homes, with the
+#: game as a first argument in the engine's control (rules/play/moves.lp's
+#: base part: games are played side by side).
+GAME = frozenset({("home", 2), ("player", 1)})
+
+#: What a decision gives an agent and what it derives: each has the
+#: decision, (game, turn), as a first argument in front of those the agent
+#: writes (rules/play/moves.lp, rules/play/decision.lp).
+STEPPED = (AGENT_INPUTS - GAME) | {("choose", 1)}
+
+#: The agent's own predicates (every other one) get the decision and this
+#: prefix, so that no helper of an agent's is a predicate of
+#: rules/play/moves.lp or decision.lp (none of theirs starts so): an agent
+#: that derives ``in/3`` derives ``agent_in/4``, and cannot change what a
+#: move gives.
+OWN = "agent_"
+
 
 @dataclass(frozen=True)
 class Agent:
-    """An agent's name as the reports print it, and its statements."""
+    """An agent's name as the reports print it, and its statements as the
+    engine grounds them, under no #program: the rules (less #show: the
+    engine reads atoms), each atom with the decision ``(G, turn)`` in
+    front of its arguments (the game ``G`` in front of a :data:`GAME`
+    atom's, nothing in front of a :data:`BOARD` atom's), each rule with
+    ``deciding((G, turn))`` in its body, where ``G`` is a variable and
+    ``turn`` the constant :attr:`parameter`, both of names the agent does
+    not use."""
 
     name: str
     path: Path
-    statements: tuple[clingo.ast.AST, ...]  # less #show: the engine reads atoms
+    statements: tuple[clingo.ast.AST, ...]
+    parameter: str
+    reads: frozenset[tuple[str, int]]  # the inputs of STEPPED it mentions
 
 
-def _rules(statements: tuple[clingo.ast.AST, ...]) -> tuple[clingo.ast.AST, ...]:
-    hidden = (clingo.ast.ASTType.ShowSignature, clingo.ast.ASTType.ShowTerm)
-    return tuple(s for s in statements if s.ast_type not in hidden)
+def _agent(name: str, path: Path, statements: Sequence[clingo.ast.AST]) -> Agent:
+    hidden = (
+        clingo.ast.ASTType.ShowSignature,
+        clingo.ast.ASTType.ShowTerm,
+        clingo.ast.ASTType.Program,
+        clingo.ast.ASTType.Comment,
+    )
+    kept = [s for s in statements if s.ast_type not in hidden]
+    text = " ".join(str(s) for s in kept)
+    parameter = _fresh(text, "turn")
+    stepped = _Stepped(parameter, _fresh(text, "Game"))
+    statements = tuple(stepped.statement(s) for s in kept)
+    return Agent(name, path, statements, parameter, frozenset(stepped.reads))
+
+
+def _fresh(text: str, stem: str) -> str:
+    """``stem`` and a number, a name ``text`` does not use."""
+    used = set(re.findall(r"[A-Za-z_][A-Za-z0-9_']*", text))
+    return next(f"{stem}{n}" for n in itertools.count() if f"{stem}{n}" not in used)
+
+
+class _Stepped(clingo.ast.Transformer):
+    """Gives an agent's atoms the decision (see :class:`Agent`)."""
+
+    def __init__(self, parameter: str, game: str) -> None:
+        self.parameter = parameter
+        self.game = game
+        self.reads: set[tuple[str, int]] = set()
+
+    def statement(self, node: clingo.ast.AST) -> clingo.ast.AST:
+        node = self(node)
+        if node.ast_type == clingo.ast.ASTType.Rule:
+            location = node.location
+            deciding = clingo.ast.Literal(
+                location,
+                clingo.ast.Sign.NoSign,
+                clingo.ast.SymbolicAtom(
+                    clingo.ast.Function(location, "deciding", [self._decision(location)], 0)
+                ),
+            )
+            node = node.update(body=[deciding, *node.body])
+        return node
+
+    def _decision(self, location: clingo.ast.Location) -> clingo.ast.AST:
+        game = clingo.ast.Variable(location, self.game)
+        turn = clingo.ast.Function(location, self.parameter, [], 0)
+        return clingo.ast.Function(location, "", [game, turn], 0)  # a tuple
+
+    def visit_SymbolicAtom(self, atom: clingo.ast.AST) -> clingo.ast.AST:
+        return atom.update(symbol=self._stepped(atom.symbol))
+
+    def visit_Defined(self, node: clingo.ast.AST) -> clingo.ast.AST:
+        signature = (node.name, node.arity)
+        if signature in BOARD:
+            return node
+        name = node.name if signature in STEPPED | GAME else OWN + node.name
+        return node.update(name=name, arity=node.arity + 1)
+
+    def _stepped(self, term: clingo.ast.AST) -> clingo.ast.AST:
+        if term.ast_type == clingo.ast.ASTType.UnaryOperation:  # -p(X)
+            return term.update(argument=self._stepped(term.argument))
+        if term.ast_type != clingo.ast.ASTType.Function:
+            return term
+        signature = (term.name, len(term.arguments))
+        if signature in BOARD:
+            return term
+        if signature in GAME:
+            first = clingo.ast.Variable(term.location, self.game)
+            return term.update(arguments=[first, *term.arguments])
+        if signature in STEPPED:
+            self.reads.add(signature)
+        name = term.name if signature in STEPPED else OWN + term.name
+        return term.update(name=name, arguments=[self._decision(term.location), *term.arguments])
 
 
 def bundled_agent_path(name: str) -> Path:
@@ -53,7 +156,7 @@ def load_agent(reference: str, field: str = "--agents") -> Agent:
     unknown name, a missing file, a statement outside the fragment."""
     if reference in BUNDLED:
         path = bundled_agent_path(reference)
-        return Agent(reference, path, _rules(read_program([path]).statements))
+        return _agent(reference, path, read_program([path]).statements)
     if not (reference.endswith(".lp") or "/" in reference or "\\" in reference):
         names = ", ".join(BUNDLED)
         raise InputError(
@@ -65,7 +168,7 @@ def load_agent(reference: str, field: str = "--agents") -> Agent:
     program = read_program([path])
     refuse_outside(program, Kind.AGENT)
     refuse_unsound([rules_dir() / MOVES], program)
-    return Agent(display_path(path), path, _rules(program.statements))
+    return _agent(display_path(path), path, program.statements)
 
 
 def load_agents(text: str, players: int) -> tuple[Agent, ...]:

@@ -21,7 +21,7 @@ from evlogic.errors import InputError
 from evlogic.loading.boards import Board
 from evlogic.loading.rulesets import RuleSet
 from evlogic.play.agents import Agent, load_agents
-from evlogic.play.engine import play
+from evlogic.play.engine import play_games as play_games_together
 from evlogic.play.table import Order, deal, game_seed
 
 #: Games a task plays (one rule set, consecutive games).
@@ -80,13 +80,18 @@ def play_games(
 def play_chunk(
     setup: Setup, agents: tuple[Agent, ...], rules: int, start: int, stop: int
 ) -> list[Record]:
-    """The records of games ``start`` to ``stop`` under rule set ``rules``."""
+    """The records of games ``start`` to ``stop`` under rule set ``rules``,
+    played side by side (evlogic.play.engine.play_games: one grounding a
+    turn for them all)."""
     from evlogic.reports.play import players_of
 
     rule_set = setup.rule_sets[rules]
+    tables = [
+        deal(setup.board, rule_set, agents, setup.order, game_seed(setup.seed, game))
+        for game in range(start, stop)
+    ]
     records = []
-    for game in range(start, stop):
-        played = play(deal(setup.board, rule_set, agents, setup.order, game_seed(setup.seed, game)))
+    for game, played in zip(range(start, stop), play_games_together(tables), strict=True):
         records.append(
             {
                 "rules": rule_set.name,

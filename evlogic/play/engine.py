@@ -1,45 +1,70 @@
-"""Playing one game: a decision a turn, each one grounding of
-rules/play/moves.lp beside the mover's agent.
+"""Playing one game: a decision a turn, each one a grounding of
+rules/play/moves.lp's decision part beside the mover's agent, all in one
+clingo control a game.
 
-The engine keeps the position (who won what, in which order) and hands it
-to the rules as facts over numbers (evlogic/asp/facts.py); the rules say
-whether the game is over, what every move would give every player, and the
-agent says which state the mover wins.  The final position is scored by
-score's own rules (evlogic.reports.score.score_game), so a played game's
-report is the report ``evlogic score`` gives its final position.
+The engine keeps the position (who won what, in which order); the rules
+say whether the game is over, every player's total, what every move would
+give, and the agent says which state the mover wins.  The board, the rule
+set, the homes and what they fix are grounded once (moves.lp's base part);
+each decision grounds ``decision(t, m, p, s)`` (turn t, mover m, the state
+s that p won last turn), the parts the rule set and the agent need, and
+the mover's agent, and reads what rules/play/decision.lp shows as the
+grounder hands it over: every program here is stratified, so grounding
+decides it and nothing is solved.  A move's totals are the totals of the
+turn after it, and its gain the mover's difference.  The final position is
+scored by score's own rules (evlogic.reports.score.score_game), so a played
+game's report is the report ``evlogic score`` gives its final position.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import clingo
 import clingo.ast
-from clingo import Symbol
+import clingo.backend
+from clingo import Number, Symbol, Tuple_
 
-from evlogic.asp.facts import Positions, board_program, state_ids, state_numbers
+from evlogic.asp.facts import Positions, board_program, number_symbol, state_ids, state_numbers
 from evlogic.asp.fragment import RULE_SET_READABLE_FILES
 from evlogic.asp.solver import (
     POSITION_INPUT,
+    SCORING_RULES,
     SolverError,
     parsed_facts,
     rule_paths,
     rule_statements,
     solve,
 )
-from evlogic.errors import InputError
-from evlogic.limits import checkpoint
-from evlogic.loading.games import Game, Player
-from evlogic.play.agents import MOVES
+from evlogic.errors import InputError, quote
+from evlogic.limits import checkpoint, watch
+from evlogic.loading.games import Game, Player, checked_game
+from evlogic.play.agents import MOVES, Agent
 from evlogic.play.table import Table, turn_order
-from evlogic.reports.report import ScoreReport
-from evlogic.reports.score import score_game
+from evlogic.reports.report import ScoreReport, atoms_by_position, decode
+from evlogic.reports.score import CACHED_BOARD_STATES, score_game, scoring_rules
 from evlogic.resources import rules_dir
 
 #: The encoding of a decision, and what the engine reads of it.
 DECISION = (MOVES, "play/decision.lp")
+
+#: What figures() shows beside decision.lp's atoms.
+FIGURES_SHOWN = "#show candidate/2. #show after/4. #show gain/3. #show face_gain/3. #show owned/3."
+
+
+#: moves.lp's parts for what only some agents read, by the predicate as an
+#: agent writes it: each is grounded at a decision whose mover's agent
+#: reads it (figures() grounds them all).
+OPTIONAL = {
+    ("after", 3): "after",
+    ("face_gain", 2): "face_gain",
+    ("owned", 2): "owned",
+    ("mover", 1): "mover",
+    ("turn", 1): "turn",
+}
+WITH_MOVER = frozenset({"after", "face_gain", "mover"})
 
 
 @dataclass(frozen=True)
@@ -59,8 +84,361 @@ class PlayedGame:
     report: ScoreReport
 
 
-@dataclass(frozen=True)
+@dataclass
+class _Playing:
+    """One game of a batch, as the engine keeps it."""
+
+    table: Table
+    number: int  # its place in the batch: G in rules/play/moves.lp
+    rng: random.Random
+    taken: set[str]  # state ids won, homes included
+    free: set[int]  # state numbers not won: @ranks gives their ranks
+    won: dict[str, list[str]]  # each seat's states won in play, in order
+    moves: list[Move]
+    last: tuple[int, int] = (-1, -1)  # (seat, state) won last turn
+    before: dict[int, int] | None = None  # the totals before last turn's move
+    ended: bool = False
+
+
+def play(table: Table, readable: bool = False) -> PlayedGame:
+    """Play ``table`` to the game end; the same table, the same game.
+    Decisions are scored by rules/play/moves.lp, or by score's own rules
+    (:func:`_play_readable`) for a rule set with programs of its own, which
+    moves.lp does not read, or when ``readable`` is asked for: the same
+    game, several times slower."""
+    if readable or table.rules.programs:
+        return _play_readable(table)
+    return play_games([table])[0]
+
+
+def play_games(tables: Sequence[Table]) -> list[PlayedGame]:
+    """Play every table to its game end, the games of one board, rule set,
+    turn order and seats' agents side by side in one control (each game
+    is the game play() plays): a grounding a turn for them all."""
+    batches: dict[tuple[int, int, str, tuple[int, ...]], list[int]] = {}
+    played: list[PlayedGame | None] = [None] * len(tables)
+    for index, table in enumerate(tables):
+        if table.rules.programs:
+            played[index] = _play_readable(table)
+            continue
+        agents = tuple(id(seat.agent) for seat in table.seats)
+        key = (id(table.board), id(table.rules), table.order, agents)
+        batches.setdefault(key, []).append(index)
+    for indices in batches.values():
+        for index, game in zip(indices, _play_batch([tables[i] for i in indices]), strict=True):
+            played[index] = game
+    return [game for game in played if game is not None]
+
+
+def _play_batch(tables: Sequence[Table]) -> list[PlayedGame]:
+    first = tables[0]
+    ids = state_ids(first.board)
+    names = [seat.name for seat in first.seats]
+    control = _Control(tables)
+    games = [
+        _Playing(
+            table,
+            number,
+            random.Random(table.seed),
+            {state for seat in table.seats for state in (seat.home, *seat.states)},
+            set(),
+            {seat.name: [] for seat in table.seats},
+            [],
+        )
+        for number, table in enumerate(tables)
+    ]
+    number = state_numbers(first.board)
+    for game in games:
+        game.free = set(range(len(ids))) - {number[s] for s in game.taken}
+    seats = turn_order(len(first.seats), first.order)
+    for turn in range(1, len(ids) + 2):
+        mover = next(seats)
+        playing = [g for g in games if not g.ended]
+        if not playing:
+            break
+        for game in playing:
+            game.free.discard(game.last[1])
+        decisions = control.decide(turn, mover, playing)
+        for index, game in enumerate(playing):
+            _advance(game, turn, mover, decisions.get(index), ids, names)
+    if not all(game.ended for game in games):
+        raise SolverError("a played game did not reach its game end")
+    finals = [game.table.game(game.won) for game in games]
+    reports = _scored(finals)
+    return [
+        PlayedGame(game.table, tuple(game.moves), final, report)
+        for game, final, report in zip(games, finals, reports, strict=True)
+    ]
+
+
+def _scored(finals: Sequence[Game]) -> list[ScoreReport]:
+    """score_game's reports of positions on one board under one rule set
+    (no programs of its own), all of them in one grounding of score's rules."""
+    finals = [checked_game(final) for final in finals]
+    first = finals[0]
+    if len(finals) == 1 or len(first.board.states) > CACHED_BOARD_STATES:
+        return [score_game(final) for final in finals]
+    # one-shot region layers if every game takes them (both give the same layers)
+    choices = {scoring_rules(final) for final in finals}
+    layers = choices.pop() if len(choices) == 1 else SCORING_RULES
+    paths = [*rule_paths(layers), *rule_paths(POSITION_INPUT)]
+    board = parsed_facts(board_program(first.board))
+    symbols = solve(first.rules.program(), paths, Positions(first.board, finals), board)
+    atoms = atoms_by_position(symbols)
+    return [decode(atoms[index], final) for index, final in enumerate(finals)]
+
+
+def _advance(
+    game: _Playing,
+    turn: int,
+    mover: int,
+    decision: _Decision | None,
+    ids: Sequence[str],
+    names: Sequence[str],
+) -> None:
+    """Game ``game`` after its decision at ``turn``: last turn's move
+    scored, the game over or the mover's choice taken."""
+    if decision is None:
+        raise SolverError(f"no decision for a played game at turn {turn}")
+    last = game.last
+    if last[0] >= 0 and game.before is not None:  # last turn's move, scored now
+        totals = {names[p]: decision.totals[p] for p in range(len(names))}
+        gain = decision.totals[last[0]] - game.before[last[0]]
+        game.moves.append(Move(turn - 1, names[last[0]], ids[last[1]], gain, totals))
+    if decision.over:
+        game.ended = True
+        return
+    agent = game.table.seats[mover].agent
+    chosen = [_state_named(symbol, ids) for symbol in decision.chosen]
+    if len(chosen) != 1:
+        chose = ", ".join(sorted(chosen)) or "nothing"
+        raise InputError(
+            agent.name,
+            f"agent chose {len(chosen)} states ({chose}) at turn {turn}: "
+            "an agent derives choose(X) for exactly one candidate X",
+        )
+    state = _state_number(decision.chosen[0], len(ids))
+    if state is None or ids[state] in game.taken:
+        raise InputError(
+            agent.name,
+            f"agent chose {chosen[0]} at turn {turn}, which is not a candidate "
+            "(an unclaimed state)",
+        )
+    game.last, game.before = (mover, state), decision.totals
+    game.won[names[mover]].append(ids[state])
+    game.taken.add(ids[state])
+
+
+@dataclass
 class _Decision:
+    """What a decision shows (rules/play/decision.lp)."""
+
+    over: bool = False
+    totals: dict[int, int] = field(default_factory=dict)  # player -> total at this turn
+    chosen: list[Symbol] = field(default_factory=list)  # the terms the agent chose
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What rules/play/moves.lp gives the agents at one decision, by state
+    and player number (evlogic.asp.facts): the tests' view of a decision."""
+
+    over: bool
+    candidates: frozenset[int]
+    total: dict[int, int]  # player -> total now
+    after: dict[tuple[int, int], int]  # (candidate, player) -> total after
+    gain: dict[int, int]  # candidate -> the mover's gain
+    face_gain: dict[int, int]  # candidate -> the face EV it adds for the mover
+
+
+def figures(table: Table, mover: int) -> Figures:
+    """The figures of the first decision at ``table``'s position (its
+    seats' states) with seat ``mover`` to move, the game's own way."""
+    control = _Control([table], FIGURES_SHOWN)
+    number = state_numbers(table.board)
+    taken = {number[s] for seat in table.seats for s in (seat.home, *seat.states)}
+    game = _Playing(table, 0, random.Random(0), set(), set(range(len(number))) - taken, {}, [])
+    control.decide(1, mover, [game])
+    over, candidates = False, set()
+    total: dict[int, int] = {}
+    after: dict[tuple[int, int], int] = {}
+    gain: dict[int, int] = {}
+    face_gain: dict[int, int] = {}
+    for symbol in control.shown:
+        values = [argument.number for argument in symbol.arguments[1:]]
+        if symbol.name == "over":
+            over = True
+        elif symbol.name == "candidate":
+            candidates.add(values[0])
+        elif symbol.name == "total":
+            total[values[0]] = values[1]
+        elif symbol.name == "after":
+            after[values[0], values[1]] = values[2]
+        elif symbol.name == "gain":
+            gain[values[0]] = values[1]
+        elif symbol.name == "face_gain":
+            face_gain[values[0]] = values[1]
+    return Figures(over, frozenset(candidates), total, after, gain, face_gain)
+
+
+class _Control:
+    """The clingo control of games played side by side (game G: the G-th
+    table): the base part grounded, then a turn a call of :meth:`decide`."""
+
+    def __init__(self, tables: Sequence[Table], shown: str = "") -> None:
+        checkpoint()
+        first = tables[0]
+        self.shown: list[Symbol] = []
+        self._states = len(first.board.states)
+        self._moves: list[Symbol] = []
+        self._codes: list[Symbol] = []
+        self._control = control = clingo.Control(["--warn=none"])
+        watch(control)  # interrupted if this work is given up on (evlogic.limits)
+        control.register_observer(_Shown(self.shown))
+        agents: dict[int, int] = {}  # id(agent) -> its part's number
+        for seat in first.seats:
+            agents.setdefault(id(seat.agent), len(agents))
+        self._parts = [agents[id(seat.agent)] for seat in first.seats]
+        self._reads = [
+            sorted({OPTIONAL[read] for read in seat.agent.reads if read in OPTIONAL})
+            if not shown
+            else sorted(OPTIONAL.values())
+            for seat in first.seats
+        ]
+        rules = first.rules
+        self._links = {1: "links_1", 2: "links_2"}.get(rules.links_needed, "links")
+        self._region = "best_core" if rules.region == "best-core" else "union"
+        number = state_numbers(first.board)
+        lines = [shown]
+        for game, table in enumerate(tables):
+            for player, seat in enumerate(table.seats):
+                lines.append(f"home({game},{player},{number[seat.home]}).")
+                lines.extend(f"held({game},{player},{number[state]})." for state in seat.states)
+        with clingo.ast.ProgramBuilder(control) as builder:
+            for statement in _moves():
+                builder.add(statement)
+            for statement in _board(first):
+                builder.add(statement)
+            added: set[int] = set()
+            for seat in first.seats:
+                part = agents[id(seat.agent)]
+                if part not in added:
+                    added.add(part)
+                    _add_agent(builder, seat.agent, part)
+        control.add("base", [], "\n".join(lines))
+        control.ground([("base", [])])
+        self.shown.clear()
+
+    # @moves(t) and @ranks(t) in rules/play/moves.lp
+    def moves(self, _turn: Symbol) -> list[Symbol]:
+        return self._moves
+
+    def ranks(self, _turn: Symbol) -> list[Symbol]:
+        return self._codes
+
+    def decide(self, turn: int, mover: int, games: Sequence[_Playing]) -> dict[int, _Decision]:
+        """Ground turn ``turn`` of ``games`` (those still on, each with its
+        tables's index in the batch), seat ``mover`` to move; the
+        decisions by the games' places in ``games``."""
+        checkpoint()
+        n = self._states
+        self._moves = []
+        self._codes = []
+        index: dict[int, int] = {}
+        for place, game in enumerate(games):
+            g = game.number
+            index[g] = place
+            seat, state = game.last
+            self._moves.append(Tuple_([Number(g), Number(seat), Number(state)]))
+            ranks = list(range(1, n + 1))
+            game.rng.shuffle(ranks)
+            free = game.free
+            self._codes.extend(
+                number_symbol((g * n + rank - 1) * n + state)
+                for state, rank in enumerate(ranks)
+                if state in free
+            )
+        self.shown.clear()
+        t, m = Number(turn), Number(mover)
+        parts = [
+            ("decision", [t, m]),
+            (self._links, [t]),
+            (self._region, [t]),
+            (f"agent_{self._parts[mover]}", [t]),
+        ]
+        for read in self._reads[mover]:
+            parts.append((read, [t, m] if read in WITH_MOVER else [t]))
+        self._control.ground(parts, context=self)
+        checkpoint()
+        return _read(self.shown, index)
+
+
+class _Shown(clingo.backend.Observer):
+    """The shown atoms of each grounding, as the grounder hands them over."""
+
+    def __init__(self, shown: list[Symbol]) -> None:
+        self.shown = shown
+
+    def output_atom(self, symbol: Symbol, atom: int) -> None:
+        if atom != 0:  # not decided by grounding: the programs are stratified
+            raise SolverError(f"a played game's {symbol} is not a fact")
+        self.shown.append(symbol)
+
+
+def _add_agent(builder: clingo.ast.ProgramBuilder, agent: Agent, part: int) -> None:
+    """The agent's statements as part ``agent_<part>(<its parameter>)``."""
+    location = clingo.ast.Location(
+        clingo.ast.Position("<agent>", 1, 1), clingo.ast.Position("<agent>", 1, 1)
+    )
+    builder.add(
+        clingo.ast.Program(location, f"agent_{part}", [clingo.ast.Id(location, agent.parameter)])
+    )
+    for statement in agent.statements:
+        builder.add(statement)
+
+
+def _state_number(symbol: Symbol, states: int) -> int | None:
+    """The state a chosen term numbers, if it numbers one."""
+    if symbol.type == clingo.SymbolType.Number and 0 <= symbol.number < states:
+        return symbol.number
+    return None
+
+
+def _state_named(symbol: Symbol, ids: Sequence[str]) -> str:
+    """A chosen state's id, or the term the agent chose if it is no state."""
+    state = _state_number(symbol, len(ids))
+    return quote(str(symbol)) if state is None else ids[state]
+
+
+def _read(symbols: Sequence[Symbol], index: dict[int, int]) -> dict[int, _Decision]:
+    """Each game's decision by its place (``index``: place by game number)."""
+    decisions = {place: _Decision() for place in index.values()}
+    for symbol in symbols:
+        arguments = symbol.arguments
+        decision = decisions[index[arguments[0].arguments[0].number]]
+        name = symbol.name
+        if name == "total":
+            decision.totals[arguments[1].number] = arguments[2].number
+        elif name == "choose":
+            decision.chosen.append(arguments[1])
+        elif name == "over":
+            decision.over = True
+    return decisions
+
+
+def _moves() -> list[clingo.ast.AST]:
+    return [statement for name in DECISION for statement in rule_statements(rules_dir() / name)]
+
+
+def _board(table: Table) -> tuple[clingo.ast.AST, ...]:
+    return parsed_facts(board_program(table.board) + table.rules.program(0))
+
+
+# --- the readable rules: rule sets with programs of their own ----------------------
+
+
+@dataclass(frozen=True)
+class _ReadableDecision:
     over: bool
     chosen: list[int]
     outside: list[int]  # chosen states that are not candidates
@@ -68,14 +446,13 @@ class _Decision:
     after: dict[int, int]  # player -> total after the chosen move
 
 
-def play(table: Table, readable: bool = False) -> PlayedGame:
-    """Play ``table`` to the game end; the same table, the same game.
-
-    Each decision is scored by rules/play/moves.lp, or, for a rule set with
-    programs of its own (which moves.lp does not read) or when ``readable``
-    is asked for, by score's own rules on every position a move could
-    make (rules/play/readable.lp): the same game, many times slower."""
-    decide = _decide_readable if readable or table.rules.programs else _decide
+def _play_readable(table: Table) -> PlayedGame:
+    """:func:`play` by score's own rules: each decision a grounding of
+    rules/scoring/ on every position a move could make, beside
+    rules/play/readable.lp and the agent's own file, with the tie-break
+    order of :meth:`_Control.decide` (a shuffle of the ranks 1..n a turn,
+    from ``random.Random(table.seed)``), so the game is the one moves.lp
+    plays."""
     board = table.board
     ids = state_ids(board)
     number = state_numbers(board)
@@ -90,7 +467,7 @@ def play(table: Table, readable: bool = False) -> PlayedGame:
         mover = next(seats)
         ranks = list(range(1, len(ids) + 1))
         rng.shuffle(ranks)
-        decision = decide(table, homes, owned, mover, turn, ranks)
+        decision = _decide_readable(table, homes, owned, mover, turn, ranks)
         if decision.over:
             break
         agent = table.seats[mover].agent
@@ -116,41 +493,6 @@ def play(table: Table, readable: bool = False) -> PlayedGame:
     return PlayedGame(table, tuple(moves), final, score_game(final))
 
 
-def _decide(
-    table: Table,
-    homes: Sequence[int],
-    owned: Sequence[Sequence[int]],
-    mover: int,
-    turn: int,
-    ranks: Sequence[int],
-) -> _Decision:
-    checkpoint()
-    control = clingo.Control(["--warn=none"])
-    lines = [f"mover({mover}). turn({turn})."]
-    for player, home in enumerate(homes):
-        lines.append(f"home({player},{home}).")
-        lines.extend(f"owned({player},{state})." for state in owned[player])
-    lines.extend(f"tie_break({state},{rank})." for state, rank in enumerate(ranks))
-    with clingo.ast.ProgramBuilder(control) as builder:
-        for statement in _moves():
-            builder.add(statement)
-        for statement in _board(table):
-            builder.add(statement)
-        for statement in table.seats[mover].agent.statements:
-            builder.add(statement)
-    control.add("base", [], "\n".join(lines))
-    control.ground([("base", [])])
-    symbols: Sequence[Symbol] = ()
-    handle: clingo.SolveHandle
-    with control.solve(yield_=True) as handle:
-        for model in handle:
-            symbols = model.symbols(shown=True)
-            break
-        else:
-            raise SolverError("a decision of a played game has no answer set")
-    return _read(symbols)
-
-
 def _decide_readable(
     table: Table,
     homes: Sequence[int],
@@ -158,7 +500,7 @@ def _decide_readable(
     mover: int,
     turn: int,
     ranks: Sequence[int],
-) -> _Decision:
+) -> _ReadableDecision:
     """A decision by the readable rules: position 0 now, then one position
     a state nobody holds, the mover winning it last (rules/play/readable.lp)."""
     board = table.board
@@ -179,12 +521,12 @@ def _decide_readable(
         *rule_paths((*RULE_SET_READABLE_FILES, *POSITION_INPUT)),
         *table.rules.programs,
         rules_dir() / "play" / "readable.lp",
-        rules_dir() / "play" / "decision.lp",
+        rules_dir() / "play" / "readable_decision.lp",
         agent.path,
     ]
     facts = table.rules.program() + "\n".join(lines) + "\n"
     shown = solve(facts, paths, Positions(board, games), parsed_facts(board_program(board)))
-    return _read([symbol for symbol in shown if symbol.name in _DECISION_SHOWN])
+    return _read_readable([symbol for symbol in shown if symbol.name in _DECISION_SHOWN])
 
 
 def _position(table: Table, homes: Sequence[int], owned: Sequence[Sequence[int]]) -> Game:
@@ -200,7 +542,7 @@ def _position(table: Table, homes: Sequence[int], owned: Sequence[Sequence[int]]
 _DECISION_SHOWN = frozenset({"over", "choose", "chosen_after", "chosen_gain", "not_candidate"})
 
 
-def _read(symbols: Sequence[Symbol]) -> _Decision:
+def _read_readable(symbols: Sequence[Symbol]) -> _ReadableDecision:
     over = False
     chosen: list[int] = []
     outside: list[int] = []
@@ -218,12 +560,4 @@ def _read(symbols: Sequence[Symbol]) -> _Decision:
             gain = arguments[0]
         elif symbol.name == "chosen_after":
             after[arguments[0]] = arguments[1]
-    return _Decision(over, chosen, outside, gain, after)
-
-
-def _moves() -> list[clingo.ast.AST]:
-    return [statement for name in DECISION for statement in rule_statements(rules_dir() / name)]
-
-
-def _board(table: Table) -> tuple[clingo.ast.AST, ...]:
-    return parsed_facts(board_program(table.board) + table.rules.program(0))
+    return _ReadableDecision(over, chosen, outside, gain, after)

@@ -14,7 +14,7 @@ from typing import Literal
 
 from evlogic.errors import InputError
 from evlogic.loading.boards import Board
-from evlogic.loading.games import Game, Player
+from evlogic.loading.games import Game, Player, check_game_end
 from evlogic.loading.rulesets import RuleSet
 from evlogic.play.agents import Agent
 
@@ -52,6 +52,12 @@ class Table:
         return Game(self.board, players, "play", self.rules)
 
 
+def playable(board: Board, rules: RuleSet) -> None:
+    """Refuse what a game cannot be played under: a game end beyond the
+    board's states (as score refuses it)."""
+    check_game_end(board, rules)
+
+
 def turn_order(players: int, order: Order) -> Iterator[int]:
     """Seat indices (from 0) in turn order, without end."""
     forward = list(range(players))
@@ -75,8 +81,9 @@ def deal(
     seed: int,
 ) -> Table:
     """Homes dealt at random by ``seed``, players named P1 ... PN."""
+    playable(board, rules)
     players = len(agents)
-    ends = min(board.game_end if rules.game_end is None else rules.game_end, len(board.states))
+    ends = board.game_end if rules.game_end is None else rules.game_end
     if players > ends:
         raise InputError(
             "--players",
@@ -92,6 +99,7 @@ def deal(
 
 def seated(game: Game, agents: tuple[Agent, ...], order: Order, seed: int) -> Table:
     """A game file's players, homes and states already won, at a table."""
+    playable(game.board, game.rules)
     if len(agents) != len(game.players):
         raise InputError("--agents", f"{len(agents)} agents for {len(game.players)} players")
     seats = tuple(
