@@ -34,7 +34,7 @@ from clingo import Function, Number, Symbol, Tuple_
 from evlogic.asp.facts import board_program, number_symbol, state_ids
 from evlogic.asp.solver import SolverError, is_fact, per_thread_cache
 from evlogic.loading.boards import Board
-from evlogic.loading.games import Game, plain_line, quick_player
+from evlogic.loading.games import Game, quick_players
 from evlogic.loading.rulesets import RuleSet
 from evlogic.resources import rules_dir
 
@@ -224,53 +224,14 @@ class Position:
 
 
 def read_position(value: object, board: Compiled) -> Position | None:
-    """The position of a JSON line on ``board``, checked as
-    :func:`evlogic.loading.games.quick_players` checks it (names, homes,
-    state ids, no state owned twice, homes never change hands; the test
-    suite holds the two to accepting the same lines), with the checks done
-    on the masks the ids are packed into; None whenever anything is unusual,
-    so that the careful path finds and words the error.  Keys other than
-    ``players`` are the caller's (board, rules, expect)."""
-    if not plain_line(value):
-        return None
-    listed = value.get("players")
-    if not isinstance(listed, list) or not listed:
-        return None
-    bits = board.bits
-    names: list[str] = []
-    homes: list[str] = []
-    states: list[tuple[str, ...]] = []
-    masks: list[int] = []  # each player's listed states (home not added yet)
-    home_bits: list[int] = []
-    all_homes = 0
-    for entry in listed:
-        fields = quick_player(entry, names)
-        if fields is None:
-            return None
-        name, home, won = fields
-        home_bit = bits.get(home)
-        if home_bit is None or all_homes & home_bit:
-            return None
-        try:
-            mask = sum(map(bits.__getitem__, won))
-        except (KeyError, TypeError):  # not a state id (an unhashable entry: not one either)
-            return None
-        if mask.bit_count() != len(won):  # a state listed twice (its bits carried)
-            return None
-        all_homes |= home_bit
-        names.append(name)
-        homes.append(home)
-        states.append(tuple(won))
-        masks.append(mask)
-        home_bits.append(home_bit)
-    owned = all_homes  # homes, then every state claimed so far
-    for index, (mask, home_bit) in enumerate(zip(masks, home_bits, strict=True)):
-        claimed = mask & ~home_bit
-        if claimed & owned:  # another's home or state
-            return None
-        owned |= claimed
-        masks[index] = mask | home_bit
-    return Position(tuple(names), tuple(homes), tuple(states), tuple(masks))
+    """The position of a JSON line on ``board``, read and checked by
+    :func:`evlogic.loading.games.quick_players` over the board's bits (the
+    one quick check of a line, the one evlogic.loading.games.quick_game
+    makes too); None whenever anything is unusual, so that the careful path
+    finds and words the error.  Keys other than ``players`` are the
+    caller's (board, rules, expect)."""
+    players = quick_players(value, board.bits)
+    return None if players is None else Position(*players)
 
 
 def position_of(game: Game, board: Compiled) -> Position:
