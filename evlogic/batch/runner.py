@@ -37,7 +37,12 @@ from typing import Any, Protocol, TextIO
 
 import clingo
 
-from evlogic.asp import compiled
+from evlogic.asp.compiled import tables as compiled_tables
+from evlogic.asp.compiled.chunk import ground_chunk, pack
+from evlogic.asp.compiled.chunk import solve as solve_chunk
+from evlogic.asp.compiled.positions import Position, position_of, read_position
+from evlogic.asp.compiled.rows import read_rows
+from evlogic.asp.compiled.tables import Compiled
 from evlogic.asp.facts import Positions, board_program
 from evlogic.asp.solver import POSITION_INPUT, rule_paths, solve
 from evlogic.batch.lines import report_lines
@@ -339,16 +344,16 @@ def _position(
     value: object,
     board: Board,
     rules: RuleSet,
-    table: compiled.Compiled,
+    table: Compiled,
     options: BatchOptions,
-) -> compiled.Position:
+) -> Position:
     """A line for the compiled encoding: read straight into masks through
     the board's tables, or (anything unusual) by the careful path."""
     check_game_end(board, rules)
-    position = compiled.read_position(value, table)
+    position = read_position(value, table)
     if position is None:
         game = _checked_game(number, value, board, rules, options)
-        position = compiled.position_of(game, table)
+        position = position_of(game, table)
     return position
 
 
@@ -386,8 +391,8 @@ def cycle_collector_paused() -> Iterator[None]:
 def _score_chunk(chunk: list[Line], options: BatchOptions) -> tuple[str, int, int]:
     results: dict[int, str] = {}  # line number -> its output line
     by_board: dict[tuple[Board, RuleSet], list[tuple[int, Game]]] = defaultdict(list)
-    by_table: dict[tuple[Board, RuleSet], list[tuple[int, compiled.Position]]] = defaultdict(list)
-    tables: dict[tuple[Board, RuleSet], compiled.Compiled | None] = {}
+    by_table: dict[tuple[Board, RuleSet], list[tuple[int, Position]]] = defaultdict(list)
+    tables: dict[tuple[Board, RuleSet], Compiled | None] = {}
     boards: _Resolved = {}
     for number, text in chunk:
         try:
@@ -395,7 +400,9 @@ def _score_chunk(chunk: list[Line], options: BatchOptions) -> tuple[str, int, in
             key = (board, rules)
             if key not in tables:
                 tables[key] = (
-                    compiled.compiled(board, rules) if compiled.applies(board, rules) else None
+                    compiled_tables.compiled(board, rules)
+                    if compiled_tables.applies(board, rules)
+                    else None
                 )
             table = tables[key]
             if table is not None:  # parameters only: rules/batch/
@@ -458,17 +465,17 @@ def _decoded(atoms: Atoms, game: Game, number: int) -> dict:
 def _score_positions(
     board: Board,
     rules: RuleSet,
-    positions: list[tuple[int, compiled.Position]],
+    positions: list[tuple[int, Position]],
     options: BatchOptions,
 ) -> dict[int, str]:
     """Positions on one board under one rule set, by the compiled encoding
     (rules/batch/), in one grounding, as output lines; split in halves when
     that fails unexpectedly, down to the line at fault."""
     try:
-        table = compiled.compiled(board, rules)
+        table = compiled_tables.compiled(board, rules)
         scored = [position for _, position in positions]
-        control = compiled.ground_chunk(table, compiled.pack(table, scored), scored)
-        rows = compiled.read_rows(compiled.solve(control))
+        control = ground_chunk(table, pack(table, scored), scored)
+        rows = read_rows(solve_chunk(control))
         numbers = [number for number, _ in positions]
         lines = report_lines(
             table,
