@@ -42,15 +42,10 @@ from timing import interleaved_medians, print_rows  # noqa: E402
 from evlogic.asp.compiled import tables  # noqa: E402
 from evlogic.asp.compiled.chunk import ground_chunk, pack, solve  # noqa: E402
 from evlogic.asp.compiled.rows import read_rows  # noqa: E402
+from evlogic.batch.chunk import cycle_collector_paused  # noqa: E402
 from evlogic.batch.lines import report_lines  # noqa: E402
-from evlogic.batch.runner import (  # noqa: E402
-    CHUNK_SIZE,
-    BatchOptions,
-    _position,
-    _resolve,
-    chunks,
-    cycle_collector_paused,
-)
+from evlogic.batch.reading import BatchOptions, line_position, resolve_line  # noqa: E402
+from evlogic.batch.runner import CHUNK_SIZE, chunks  # noqa: E402
 from evlogic.batch.sample import sample_games  # noqa: E402
 from evlogic.loading.boards import load_board  # noqa: E402
 from evlogic.resources import bundled_boards  # noqa: E402
@@ -141,13 +136,13 @@ def _steps(chunk: list, options: BatchOptions, timed: Callable) -> None:
     """One chunk, step by step, as batch scores it."""
     boards: dict = {}
     lines_read = timed(
-        "input", lambda c=chunk, b=boards: [_resolve(n, t, options, b) for n, t in c]
+        "input", lambda c=chunk, b=boards: [resolve_line(n, t, options, b) for n, t in c]
     )
     _, _, usa, rules = lines_read[0]
     board = tables.compiled(usa, rules)
     positions = timed(
         "input",
-        lambda r=lines_read, b=board: [_position(*line, b, options) for line in r],
+        lambda r=lines_read, b=board: [line_position(*line, b, options) for line in r],
     )
     packed = timed("input", lambda p=positions, b=board: pack(b, p))
     control = timed(

@@ -82,6 +82,8 @@ def test_score_imports_neither_the_batch_runner_nor_the_searches():
     assert "evlogic.commands.score" in loaded
     unwanted = {
         "evlogic.batch.runner",
+        "evlogic.batch.chunk",
+        "evlogic.batch.reading",
         "evlogic.asp.compiled",
         "evlogic.asp.search",
         "evlogic.commands.batch",

@@ -24,8 +24,10 @@ from test_differential import game_under
 from evlogic.asp.compiled import private, tables
 from evlogic.asp.compiled.positions import position_of, read_position
 from evlogic.asp.compiled.rows import read_rows
+from evlogic.batch.chunk import json_line
 from evlogic.batch.lines import Packed
-from evlogic.batch.runner import BatchOptions, _json_line, run_batch
+from evlogic.batch.reading import BatchOptions
+from evlogic.batch.runner import run_batch
 from evlogic.errors import InputError
 from evlogic.loading.boards import load_board
 from evlogic.loading.rulesets import load_rule_set
@@ -96,7 +98,7 @@ def test_batch_lines_equal_the_readable_reports(several, rules):
             for mine, theirs in zip(line["players"], report["players"], strict=True):
                 for key in theirs:
                     assert mine[key] == theirs[key], (theirs["name"], key)
-            assert _json_line(line) == _json_line(report)  # byte for byte
+            assert json_line(line) == json_line(report)  # byte for byte
 
 
 def test_every_bundled_rule_set_on_the_usa_board_agrees():
@@ -245,7 +247,7 @@ def test_names_beyond_ascii_are_written_as_the_readable_path_writes_them():
     with tempfile.TemporaryDirectory() as folder:
         run_batch([line], out, BatchOptions("in.jsonl", None, folder), chunk_size=4)
     game = load_game_from_line(line, usa, standard)
-    assert out.getvalue() == _json_line({"line": 1, **score_game(game).to_dict()})
+    assert out.getvalue() == json_line({"line": 1, **score_game(game).to_dict()})
 
 
 def test_packed_siege_masks_read_as_the_rules_pack_them_and_are_forgotten_past_a_bound(
@@ -279,7 +281,7 @@ def test_more_players_than_64_are_written_as_the_readable_path_writes_them(tmp_p
     assert run_batch([line], out, BatchOptions("in.jsonl", None, str(tmp_path))) == 0
     game = load_game_from_line(line, board, load_rule_set("standard"))
     assert tables.applies(board, game.rules)  # the compiled path is tested
-    assert out.getvalue() == _json_line({"line": 1, **score_game(game).to_dict()})
+    assert out.getvalue() == json_line({"line": 1, **score_game(game).to_dict()})
 
 
 # --- clingo's private interface: the public fallback gives the same output ---

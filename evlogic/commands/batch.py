@@ -104,7 +104,9 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.batch.runner import BatchOptions, Limits, Terminated, run_batch, terminate_raises
+    from evlogic.batch.reading import BatchOptions
+    from evlogic.batch.runner import Limits, run_batch
+    from evlogic.batch.signals import Terminated, terminate_raises
 
     _refuse_overwriting_input(args.input, args.output)
     limits = Limits(memory_mb=args.memory_limit, timeout=args.timeout)
