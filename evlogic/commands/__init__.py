@@ -1,5 +1,5 @@
 """The evlogic commands, one module each: its help text, ``register`` (its
-parser) and ``run``.
+parser, begun by :func:`add_command`) and ``run``.
 
 COMMANDS is the light table ``evlogic --help`` lists, in its order: each
 command's name, module and one-line summary.  The command line imports the
@@ -9,7 +9,9 @@ imports what its run needs inside run for the same reason."""
 
 from __future__ import annotations
 
+import argparse
 import importlib
+from collections.abc import Callable
 from types import ModuleType
 from typing import NamedTuple
 
@@ -52,6 +54,25 @@ def command_named(name: str) -> Command | None:
     return _BY_NAME.get(name)
 
 
-def summary(name: str) -> str:
-    """The one line a command's ``register`` gives ``add_parser`` as help."""
-    return _BY_NAME[name].summary
+def add_command(
+    commands: argparse._SubParsersAction,
+    name: str,
+    description: str,
+    run: Callable[[argparse.Namespace], int],
+) -> argparse.ArgumentParser:
+    """The parser of command ``name``, which runs ``run``: listed by
+    ``evlogic --help`` with its summary (:data:`COMMANDS`), its ``--help``
+    opening with ``description``, printed as written when it has line
+    breaks of its own (a help text laid out in paragraphs and examples),
+    else filled to the terminal's width.  A command's ``register`` adds
+    its arguments to it."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name,
+        help=_BY_NAME[name].summary,
+        description=description,
+        formatter_class=(
+            argparse.RawDescriptionHelpFormatter if "\n" in description else argparse.HelpFormatter
+        ),
+    )
+    parser.set_defaults(run=run)
+    return parser
