@@ -30,7 +30,7 @@ Answers holds (proved), counterexample (as a game file that score and
 diagram accept: the smallest, unless the time ran out before that was
 proved; the same one every run) or unknown (the time limit came first). A
 property reads the scoring predicates of position 0; points/4 and change/5
-keep searches fast (see the README).
+keep searches fast (see docs/verification.md).
 
 A property that no rule can make fail (no rule derives violation), or a
 search over no positions at all (a rule set or property whose constraints

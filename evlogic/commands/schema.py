@@ -16,7 +16,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "Print the JSON Schema (draft 2020-12) of evlogic's files (game, board, "
         "rules) or of a command's JSON document (score, explain, check, diff, "
         "board-report). With no NAME, list them with their paths; point an editor's YAML "
-        "language server at a path (see the README).",
+        "language server at a path (see docs/formats.md).",
         run,
     )
     schema.add_argument("name", nargs="?", metavar="NAME", help="game, board, rules, score, ...")

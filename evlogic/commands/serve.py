@@ -17,7 +17,7 @@ The board in the browser, and a JSON API, on the same rules.
 Opens a local web app: click states on the map and watch the score, the
 region and the siege change; focus a player for the explanation and where
 to play next; compare two rule sets; download the position as a game file.
-A game server may POST positions to the API (see the README for curl
+A game server may POST positions to the API (see docs/cli.md for curl
 examples). With GAME, the page opens on that game; without, on an empty
 position with two players.
 
