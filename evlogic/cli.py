@@ -15,7 +15,7 @@ from typing import NoReturn
 
 from evlogic import __version__
 from evlogic.asp.solver import SolverError
-from evlogic.commands import COMMANDS, command_named
+from evlogic.commands import COMMANDS, RawDescriptionHelpFormatter, command_named
 from evlogic.commands.options import say
 from evlogic.errors import InputError, escaped, shortened
 from evlogic.limits import OutOfTime, busy, call_before, leave, limit_memory
@@ -46,7 +46,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="evlogic",
         description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"evlogic {__version__}")
     # bounded: --timeout limits the whole command (not batch's per-chunk one);
