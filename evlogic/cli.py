@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import gc
 import io
 import os
 import sys
@@ -80,8 +81,9 @@ GRACE = 0.4
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line.  Run as a program (``argv`` None), the process is
-    capped at --memory-limit and leaves at once when --timeout strands a
-    grounding in its worker thread; called with ``argv`` (tests), neither."""
+    capped at --memory-limit, leaves at once when --timeout strands a
+    grounding in its worker thread, and skips the garbage collector's last
+    passes (:func:`_ending`); called with ``argv`` (tests), none of these."""
     standalone = argv is None
     _open_standard_streams()
     arguments = sys.argv[1:] if argv is None else list(argv)
@@ -89,9 +91,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     if standalone and getattr(args, "memory_limit", None):
         limit_memory(args.memory_limit)
     status = _run(args)
-    if standalone and busy():
-        leave(status)
+    if standalone:
+        _ending()
+        if busy():
+            leave(status)
     return status
+
+
+def _ending() -> None:
+    """The process ends next.  Python's shutdown runs the cycle collector
+    over every object still alive, every module's included (about 9 ms
+    after a score, nearly what grounding it took); frozen (gc.freeze), they
+    are left out of it, and the end of the process takes their memory back
+    at once.  The rest of an orderly exit still runs: atexit handlers, the
+    flushing and closing of files, the finalizers of objects that
+    reference counting frees (only garbage in a cycle is left as it is)."""
+    gc.freeze()
 
 
 def _run(args: argparse.Namespace) -> int:
