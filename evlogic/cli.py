@@ -40,10 +40,12 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"evlogic: error: {message} (see {self.prog} -h)\n")
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+def build_parser(only: str | None = None, others: bool = True) -> argparse.ArgumentParser:
     """The parser of every command, or with ``only``, of that command alone
     (its module imported and registered): the others are listed by their
-    summary, which is all ``evlogic --help`` shows of them, and never run."""
+    summary, which is all ``evlogic --help`` shows of them, and never run;
+    without ``others``, not even listed (``evlogic COMMAND ...``, the
+    command first, never reaches the top level's help)."""
     parser = _Parser(
         prog="evlogic",
         description=DESCRIPTION,
@@ -57,7 +59,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     for command in COMMANDS:
         if only is None or command.name == only:
             command.load().register(commands)
-        else:
+        elif others:
             commands.add_parser(command.name, help=command.summary, add_help=False)
     return parser
 
@@ -87,7 +89,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     standalone = argv is None
     _open_standard_streams()
     arguments = sys.argv[1:] if argv is None else list(argv)
-    args = build_parser(named_command(arguments)).parse_args(arguments)
+    named = named_command(arguments)
+    args = build_parser(named, others=arguments[:1] != [named]).parse_args(arguments)
     if standalone and getattr(args, "memory_limit", None):
         limit_memory(args.memory_limit)
     status = _run(args)
