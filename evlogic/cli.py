@@ -158,13 +158,13 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     except MemoryError:
         return _out_of_memory(args)
+    except SolverError as error:  # a bug in evlogic's rules, never the user's input
+        say(f"evlogic: internal error: {error}")
+        return 70
     except RuntimeError as error:  # clingo's std::bad_alloc, from inside a solve
         if "bad_alloc" not in str(error):
             raise
         return _out_of_memory(args)
-    except SolverError as error:  # a bug in evlogic's rules, never the user's input
-        say(f"evlogic: internal error: {error}")
-        return 70
     except BrokenPipeError:  # the reader went away (| head): nothing to say
         _discard_output()
         return 1
