@@ -28,6 +28,8 @@ GAME_KEYS = (["board", "players"], ["rules", "expect"])
 
 @dataclass(frozen=True)
 class Player:
+    """A player of a game: a name, a home and the states won, as listed."""
+
     name: str
     home: str
     states: tuple[str, ...]  # won states as listed (the home may appear)
@@ -35,6 +37,9 @@ class Player:
 
 @dataclass(frozen=True)
 class Game:
+    """A position on a board, under a rule set, checked (evlogic.load_game
+    reads one): its players in order."""
+
     board: Board
     players: tuple[Player, ...]
     source: str
