@@ -12,7 +12,7 @@ each ratio compares the same minutes of a machine whose speed drifts):
   default measures --memory-count positions, 1,000,000 with --million).
 
 Rule sets of parameters only are scored by the compiled encoding
-(rules/batch/, evlogic/asp/compiled.py); the table also lists its microseconds
+(rules/batch/, evlogic/asp/compiled/); the table also lists its microseconds
 per position step by step (input, grounding, solving, reading the shown
 atoms, output: the report lines; CPU
 time of this process, so the machine's other load shows less) and runs the
@@ -39,16 +39,13 @@ sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 
 from timing import interleaved_medians, print_rows  # noqa: E402
 
-from evlogic.asp import compiled  # noqa: E402
+from evlogic.asp.compiled import tables  # noqa: E402
+from evlogic.asp.compiled.chunk import ground_chunk, pack, solve  # noqa: E402
+from evlogic.asp.compiled.rows import read_rows  # noqa: E402
+from evlogic.batch.chunk import cycle_collector_paused  # noqa: E402
 from evlogic.batch.lines import report_lines  # noqa: E402
-from evlogic.batch.runner import (  # noqa: E402
-    CHUNK_SIZE,
-    BatchOptions,
-    _position,
-    _resolve,
-    chunks,
-    cycle_collector_paused,
-)
+from evlogic.batch.reading import BatchOptions, line_position, resolve_line  # noqa: E402
+from evlogic.batch.runner import CHUNK_SIZE, chunks  # noqa: E402
 from evlogic.batch.sample import sample_games  # noqa: E402
 from evlogic.loading.boards import load_board  # noqa: E402
 from evlogic.resources import bundled_boards  # noqa: E402
@@ -139,21 +136,21 @@ def _steps(chunk: list, options: BatchOptions, timed: Callable) -> None:
     """One chunk, step by step, as batch scores it."""
     boards: dict = {}
     lines_read = timed(
-        "input", lambda c=chunk, b=boards: [_resolve(n, t, options, b) for n, t in c]
+        "input", lambda c=chunk, b=boards: [resolve_line(n, t, options, b) for n, t in c]
     )
     _, _, usa, rules = lines_read[0]
-    board = compiled.compiled(usa, rules)
+    board = tables.compiled(usa, rules)
     positions = timed(
         "input",
-        lambda r=lines_read, b=board: [_position(*line, b, options) for line in r],
+        lambda r=lines_read, b=board: [line_position(*line, b, options) for line in r],
     )
-    packed = timed("input", lambda p=positions, b=board: compiled.pack(b, p))
+    packed = timed("input", lambda p=positions, b=board: pack(b, p))
     control = timed(
         "grounding",
-        lambda k=packed, b=board, p=positions: compiled.ground_chunk(b, k, p),
+        lambda k=packed, b=board, p=positions: ground_chunk(b, k, p),
     )
-    shown = timed("solving", lambda c=control: compiled.solve(c))
-    rows = timed("reading", lambda s=shown: compiled.read_rows(s))
+    shown = timed("solving", lambda c=control: solve(c))
+    rows = timed("reading", lambda s=shown: read_rows(s))
     timed(
         "output",
         lambda c=chunk, p=positions, r=rows, b=board, n=(usa.name, rules.name): "".join(

@@ -1,4 +1,4 @@
-"""Benchmark: batch's two encodings by board size, for compiled.MAX_BLOCKS.
+"""Benchmark: batch's two encodings by board size, for tables.MAX_BLOCKS.
 
 `evlogic batch` scores a rule set of parameters only with the compiled
 encoding (rules/batch/) on boards of at most MAX_BLOCKS blocks of 56 states,
@@ -48,10 +48,11 @@ def lines_for(board_path: Path, width: int, height: int, count: int, won: int) -
 
 def one_chunk(lines: list[str], readable: bool) -> None:
     """Runs in a forked child: one chunk of ``lines`` by one encoding."""
-    from evlogic.asp import compiled
-    from evlogic.batch.runner import BatchOptions, run_batch
+    from evlogic.asp.compiled import tables
+    from evlogic.batch.reading import BatchOptions
+    from evlogic.batch.runner import run_batch
 
-    compiled.MAX_BLOCKS = 0 if readable else 10**6  # one encoding, whatever the size
+    tables.MAX_BLOCKS = 0 if readable else 10**6  # one encoding, whatever the size
     out = io.StringIO()
     failed = run_batch(
         lines, out, BatchOptions("in.jsonl", None, "/"), jobs=1, chunk_size=len(lines)

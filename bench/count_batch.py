@@ -8,11 +8,12 @@ the batch path executes, under valgrind (``--tool=cachegrind
 --cache-sim=no``: deterministic to about 0.05%), for the bench's usa
 positions, in this process's code (the checkout it runs from), step by step:
 
-* input: the lines read and checked into positions (runner._resolve,
-  runner._position),
+* input: the lines read and checked into positions (reading.resolve_line,
+  reading.line_position),
 * encoding: the positions packed into input atoms, the chunk grounded and
-  solved, the shown atoms printed (compiled.pack, ground_chunk, solve),
-* output: the rows read and the report lines written (compiled.read_rows,
+  solved, the shown atoms printed (compiled.chunk: pack, ground_chunk,
+  solve),
+* output: the rows read and the report lines written (compiled.rows.read_rows,
   lines.report_lines),
 * chunk: what a chunk costs however few its lines (a clingo Control, the
   board's tables, a ground call a closure step),
@@ -48,9 +49,13 @@ from timing import print_rows  # noqa: E402
 #: compiled, the caches filled).
 PROBE = """
 import sys
-from evlogic.asp import compiled
+from evlogic.asp.compiled import tables
+from evlogic.asp.compiled.chunk import ground_chunk, pack, solve
+from evlogic.asp.compiled.rows import read_rows
+from evlogic.batch.chunk import cycle_collector_paused
 from evlogic.batch.lines import report_lines
-from evlogic.batch.runner import BatchOptions, _position, _resolve, chunks, cycle_collector_paused
+from evlogic.batch.reading import BatchOptions, line_position, resolve_line
+from evlogic.batch.runner import chunks
 
 source, count, size, step = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 options = BatchOptions(source, None, ".")
@@ -59,17 +64,17 @@ lines = open(source).readlines()
 
 def score(chunk):
     boards = {}
-    read = [_resolve(number, text, options, boards) for number, text in chunk]
+    read = [resolve_line(number, text, options, boards) for number, text in chunk]
     _, _, board, rules = read[0]
-    table = compiled.compiled(board, rules)
-    positions = [_position(*line, table, options) for line in read]
+    table = tables.compiled(board, rules)
+    positions = [line_position(*line, table, options) for line in read]
     if step == "input":
         return
-    control = compiled.ground_chunk(table, compiled.pack(table, positions), positions)
-    shown = compiled.solve(control)
+    control = ground_chunk(table, pack(table, positions), positions)
+    shown = solve(control)
     if step == "encoding":
         return
-    rows = compiled.read_rows(shown)
+    rows = read_rows(shown)
     report_lines(table, board.name, rules.name, positions, [n for n, _ in chunk], rows)
 
 

@@ -19,7 +19,7 @@ import pytest
 
 from conftest import REPO, run_subprocess
 from evlogic.loading.boards import load_board
-from evlogic.reports.balance_page import (
+from evlogic.pages.balance import (
     HOME_SCALE,
     TURN_SCALE,
     _ink,
@@ -159,7 +159,7 @@ def test_the_same_report_gives_the_same_bytes(run, board, tmp_path):
         "import json, sys\n"
         "from evlogic.loading.boards import load_board\n"
         "from evlogic.resources import bundled_boards\n"
-        "from evlogic.reports.balance_page import balance_page\n"
+        "from evlogic.pages.balance import balance_page\n"
         "report = json.load(open(sys.argv[1]))\n"
         "sys.stdout.write(balance_page(report, load_board(bundled_boards()['usa'], 'usa')))\n"
     )

@@ -16,7 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO
-from evlogic.batch.runner import BatchOptions, Limits, _json_line, run_batch
+from evlogic.batch.chunk import json_line
+from evlogic.batch.reading import BatchOptions
+from evlogic.batch.runner import Limits, run_batch
 from evlogic.batch.sample import sample_games
 from evlogic.loading.boards import load_board
 from evlogic.loading.games import load_game
@@ -180,9 +182,9 @@ def test_lone_surrogates_from_json_escapes_never_reach_the_output(cli, tmp_path)
 
 def test_an_output_line_escapes_what_utf8_cannot_hold():
     result = {"line": 1, "error": "x: unknown \udcff", "name": "Zoë"}
-    line = _json_line(result)
+    line = json_line(result)
     assert line.endswith("\n") and json.loads(line.encode("utf-8")) == result
-    assert "Zoë" in _json_line({"name": "Zoë"})  # plain text stays as written
+    assert "Zoë" in json_line({"name": "Zoë"})  # plain text stays as written
 
 
 def test_board_option_fills_in_missing_boards(tmp_path):

@@ -82,6 +82,8 @@ def test_score_imports_neither_the_batch_runner_nor_the_searches():
     assert "evlogic.commands.score" in loaded
     unwanted = {
         "evlogic.batch.runner",
+        "evlogic.batch.chunk",
+        "evlogic.batch.reading",
         "evlogic.asp.compiled",
         "evlogic.asp.search",
         "evlogic.commands.batch",
@@ -89,3 +91,19 @@ def test_score_imports_neither_the_batch_runner_nor_the_searches():
         "evlogic.commands.serve",
     }
     assert not loaded & unwanted
+
+
+def test_a_solver_error_is_an_internal_error_with_status_70(cli, monkeypatch):
+    """SolverError is a RuntimeError: it must be caught before the clause
+    for clingo's bad_alloc, which re-raises every other RuntimeError."""
+    from evlogic.asp.solver import SolverError
+
+    def broken(_game):
+        raise SolverError("the scoring rules have no answer set for this input")
+
+    monkeypatch.setattr("evlogic.commands.score.score_game", broken)
+    result = cli("score")
+    assert result.code == 70
+    assert result.err == (
+        "evlogic: internal error: the scoring rules have no answer set for this input\n"
+    )

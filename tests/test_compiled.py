@@ -15,14 +15,19 @@ import os
 import tempfile
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_differential import game_under
 
-from evlogic.asp import compiled
+from evlogic.asp.compiled import private, tables
+from evlogic.asp.compiled.positions import position_of, read_position
+from evlogic.asp.compiled.rows import read_rows
+from evlogic.batch.chunk import json_line
 from evlogic.batch.lines import Packed
-from evlogic.batch.runner import BatchOptions, _json_line, run_batch
+from evlogic.batch.reading import BatchOptions
+from evlogic.batch.runner import run_batch
 from evlogic.errors import InputError
 from evlogic.loading.boards import load_board
 from evlogic.loading.rulesets import load_rule_set
@@ -72,7 +77,7 @@ def test_batch_lines_equal_the_readable_reports(several, rules):
             game = {"board": f"board{number}.yaml", "rules": f"rules{number}.yaml"}
             lines.append(json.dumps({**game, "players": players}))
             scored = game_under(board, players, variant)
-            assert compiled.applies(scored.board, scored.rules)  # the compiled path is tested
+            assert tables.applies(scored.board, scored.rules)  # the compiled path is tested
             try:
                 expected.append({"line": number + 1, **score_game(scored).to_dict()})
             except InputError as error:  # past the game end: refused alike
@@ -93,7 +98,7 @@ def test_batch_lines_equal_the_readable_reports(several, rules):
             for mine, theirs in zip(line["players"], report["players"], strict=True):
                 for key in theirs:
                     assert mine[key] == theirs[key], (theirs["name"], key)
-            assert _json_line(line) == _json_line(report)  # byte for byte
+            assert json_line(line) == json_line(report)  # byte for byte
 
 
 def test_every_bundled_rule_set_on_the_usa_board_agrees():
@@ -129,9 +134,9 @@ def test_a_rule_set_whose_figures_could_pass_32_bits_is_scored_by_the_readable_r
         huge = load_rule_set(str(path))
         path.write_text("extends: standard\nswing_multiplier: 100\n")
         large = load_rule_set(str(path))
-    assert compiled.applies(usa, huge)
-    assert compiled.applies(usa, large)
-    assert compiled.applies(usa, load_rule_set("standard"))
+    assert tables.applies(usa, huge)
+    assert tables.applies(usa, large)
+    assert tables.applies(usa, load_rule_set("standard"))
 
 
 # --- the input path: lines read straight into masks ---------------------------
@@ -160,7 +165,7 @@ def test_core_joiners_are_the_states_with_enough_links_into_each_core(tmp_path):
     for links in (1, 2, 3):
         path = tmp_path / f"links{links}.yaml"
         path.write_text(f"extends: standard\nlinks_needed: {links}\n")
-        table = compiled.compiled(usa, load_rule_set(str(path)))
+        table = tables.compiled(usa, load_rule_set(str(path)))
         rows = {
             tuple(row.arguments[i].number for i in range(4)) for row in table.tables["core_joiner"]
         }
@@ -187,12 +192,12 @@ def test_read_position_accepts_exactly_what_quick_game_accepts(value):
     from evlogic.loading.games import quick_game
 
     usa, standard = _usa_standard()
-    board = compiled.compiled(usa, standard)
-    position = compiled.read_position(value, board)
+    board = tables.compiled(usa, standard)
+    position = read_position(value, board)
     game = quick_game(value, usa, "in.jsonl", standard)
     assert (position is None) == (game is None)
     if game is not None:
-        assert position == compiled.position_of(game, board)
+        assert position == position_of(game, board)
 
 
 def test_input_atoms_are_the_symbols_function_gives():
@@ -206,20 +211,20 @@ def test_input_atoms_are_the_symbols_function_gives():
         [2**31 - 1, 0],
     ):
         atom = [Function("owns", [Number(value) for value in values])]
-        assert compiled._owns(values, len(values)) == atom
-        assert compiled._owns(values * 3, len(values)) == atom * 3
-        assert compiled._taken(values, len(values))[0].name == "taken"
-    assert compiled._owns([], 11) == []
+        assert private.atoms("owns")(values, len(values)) == atom
+        assert private.atoms("owns")(values * 3, len(values)) == atom * 3
+        assert private.atoms("taken")(values, len(values))[0].name == "taken"
+    assert private.atoms("owns")([], 11) == []
 
 
 # --- the output path: shown atoms read as text, lines written from fragments ---
 
 
 def test_shown_atoms_are_read_as_rows_keyed_by_position_and_player():
-    empty = compiled.read_rows("()")
+    empty = read_rows("()")
     assert (empty.won, empty.figures, empty.winners, empty.cores) == ({}, {}, set(), {})
-    assert compiled.read_rows("(won(0,36,1),)").won == {"0": "36,1"}
-    rows = compiled.read_rows(
+    assert read_rows("(won(0,36,1),)").won == {"0": "36,1"}
+    rows = read_rows(
         "(winner(3,1),figures(3,1,-5,7,0,0,0,12,0,65536),won(3,9,0),core(3,1,4,17),"
         "joined(3,1,22,2),joined(3,1,4,0),face_upto(3,1,0,1,2,3),figures(3,0,1,1,0,0,0,0,0,0))"
     )
@@ -242,7 +247,7 @@ def test_names_beyond_ascii_are_written_as_the_readable_path_writes_them():
     with tempfile.TemporaryDirectory() as folder:
         run_batch([line], out, BatchOptions("in.jsonl", None, folder), chunk_size=4)
     game = load_game_from_line(line, usa, standard)
-    assert out.getvalue() == _json_line({"line": 1, **score_game(game).to_dict()})
+    assert out.getvalue() == json_line({"line": 1, **score_game(game).to_dict()})
 
 
 def test_packed_siege_masks_read_as_the_rules_pack_them_and_are_forgotten_past_a_bound(
@@ -275,5 +280,86 @@ def test_more_players_than_64_are_written_as_the_readable_path_writes_them(tmp_p
     out = io.StringIO()
     assert run_batch([line], out, BatchOptions("in.jsonl", None, str(tmp_path))) == 0
     game = load_game_from_line(line, board, load_rule_set("standard"))
-    assert compiled.applies(board, game.rules)  # the compiled path is tested
-    assert out.getvalue() == _json_line({"line": 1, **score_game(game).to_dict()})
+    assert tables.applies(board, game.rules)  # the compiled path is tested
+    assert out.getvalue() == json_line({"line": 1, **score_game(game).to_dict()})
+
+
+# --- clingo's private interface: the public fallback gives the same output ---
+
+
+@pytest.fixture
+def public_clingo_only(monkeypatch):
+    """evlogic.asp.compiled.private with clingo._internal out of reach, as
+    on a clingo that does not expose it: every atom made by ``Function``,
+    every model's text printed from ``Model.symbols``.  The caches made by
+    the private path (atom makers, compiled boards) are emptied before and
+    after."""
+    monkeypatch.setattr(private, "interface", lambda: None)
+    private.atoms.cache_clear()
+    tables._compiled.cache_clear()
+    yield
+    monkeypatch.undo()
+    private.atoms.cache_clear()
+    tables._compiled.cache_clear()
+
+
+def _several_lines(tmp_path: Path) -> list[str]:
+    """usa under two rule sets (the union's steps included) and a board of
+    two blocks (its siege masks a block at a time)."""
+    from evlogic.batch.sample import sample_games
+
+    usa = load_board(bundled_boards()["usa"])
+    lines = [
+        json.dumps({**game, "rules": name})
+        for name in ("standard", "union-cores")
+        for game in sample_games(usa, "usa", 3, 12, seed=5)
+    ]
+    states = {f"S{n:02d}": {"ev": 1 + n % 5, "neighbors": []} for n in range(61)}
+    for n in range(60):
+        states[f"S{n:02d}"]["neighbors"].append(f"S{n + 1:02d}")
+        states[f"S{n + 1:02d}"]["neighbors"].append(f"S{n:02d}")
+    (tmp_path / "b61.yaml").write_text(yaml.safe_dump({"name": "b61", "states": states}))
+    for seed, home in enumerate(("S00", "S30", "S59")):
+        others = [f"S{n:02d}" for n in range(60) if n % 3 == seed and f"S{n:02d}" != home]
+        players = [
+            {"name": "A", "home": home, "states": others[:20]},
+            {"name": "B", "home": "S60", "states": others[20:30]},
+        ]
+        lines.append(json.dumps({"board": "b61.yaml", "players": players}))
+    return lines
+
+
+def _batch_text(lines: list[str], base: Path) -> str:
+    out = io.StringIO()
+    run_batch(lines, out, BatchOptions("in.jsonl", None, str(base)), chunk_size=7)
+    return out.getvalue()
+
+
+def test_the_public_fallback_of_the_private_interface_writes_the_same_lines(tmp_path, request):
+    lines = _several_lines(tmp_path)
+    through_private = _batch_text(lines, tmp_path)
+    assert '"error"' not in through_private
+    request.getfixturevalue("public_clingo_only")
+    assert isinstance(private.atoms("owns"), functools.partial)  # Function, an atom at a time
+    assert _batch_text(lines, tmp_path) == through_private
+
+
+def test_the_public_fallback_makes_the_same_atoms_and_model_text(request):
+    import clingo
+
+    assert private.interface() is not None  # this clingo has it: both paths are compared
+    rows = [[0, 1, 5000, 3, 0, 255, 17, 0, 0, 0, 0, 1], [70000, 2] * 6, [2**31 - 1] * 12]
+    flat = [value for row in rows for value in row]
+    control = clingo.Control(["--models=1"])
+    control.add("base", [], "a(1..3). b(x, -2, (1, 2)). c. #show a/1. #show b/3. #show c/0.")
+    control.ground([("base", [])])
+
+    def made() -> tuple[list[clingo.Symbol], list[clingo.Symbol], list[str]]:
+        texts: list[str] = []
+        control.solve(on_model=lambda model: texts.append(private.shown_text(model)))
+        return private.atoms("owns")(flat, 12), private.atoms("")(flat, 12), texts
+
+    through_private = made()
+    request.getfixturevalue("public_clingo_only")
+    assert made() == through_private
+    assert through_private[2] == ["(a(1),a(2),a(3),c,b(x,-2,(1,2)))"]

@@ -18,9 +18,10 @@ import yaml
 from starlette.testclient import TestClient
 from test_search_soundness import PROPERTIES, canonical_key, owned_count, positions
 
-import evlogic.asp.compiled
+import evlogic.asp.compiled.tables
 from conftest import LOCAL_URL, SEARCH_EDGES, board_dict
-from evlogic.batch.runner import BatchOptions, run_batch
+from evlogic.batch.reading import BatchOptions
+from evlogic.batch.runner import run_batch
 from evlogic.errors import InputError
 from evlogic.loading.boards import load_board
 from evlogic.loading.games import load_game
@@ -171,7 +172,7 @@ def test_batch_refuses_the_same_lines_in_both_encodings_as_score(tmp_path, monke
         json.dumps({"board": "board.yaml", "players": six}),
     ]
     compiled = batch_output(lines, tmp_path)
-    monkeypatch.setattr(evlogic.asp.compiled, "applies", lambda _board, _rules: False)
+    monkeypatch.setattr(evlogic.asp.compiled.tables, "applies", lambda _board, _rules: False)
     readable = batch_output(lines, tmp_path)
     assert compiled == readable
     assert [("error" in line) for line in compiled] == [False, True, True, False]

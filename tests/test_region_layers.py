@@ -81,7 +81,8 @@ def test_the_engine_grounds_small_regions_in_one_call_and_large_ones_by_layer():
 
 def test_a_board_reaches_clingo_as_trees_or_as_text_with_the_same_report(monkeypatch):
     """Boards up to CACHED_BOARD_STATES states are added as syntax trees
-    parsed once, larger ones as text: the same facts, the same report."""
+    parsed once (from a board's second position on, the first as text),
+    larger ones as text: the same facts, the same report."""
     games = [load_game(path) for path in sorted(RULEBOOK.glob("*.yaml"))]
     as_trees = [score_game(game).to_dict() for game in games]
     monkeypatch.setattr(score, "CACHED_BOARD_STATES", 0)

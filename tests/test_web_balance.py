@@ -19,7 +19,7 @@ from starlette.testclient import TestClient
 
 from conftest import JSON_BODY, LOCAL_URL, REPO, board_dict, run_subprocess
 from evlogic.loading.boards import load_board
-from evlogic.reports.balance_page import balance_page
+from evlogic.pages.balance import balance_page
 from evlogic.resources import bundled_boards
 from evlogic.web import balance
 from evlogic.web.app import create_app

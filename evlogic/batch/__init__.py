@@ -1,3 +1,4 @@
-"""Scoring many positions: the batch runner (chunks, worker processes,
-Dask) and random positions for balance studies.  Statistics over batch
-output are a report: evlogic.reports.stats."""
+"""Scoring many positions: the batch command's machinery (a line read, a
+chunk scored, chunks run on worker processes or Dask, in order) and random
+positions for balance studies.  Statistics over batch output are a report:
+evlogic.reports.stats."""

@@ -9,8 +9,8 @@ a dict per player and the encoder's walk over it.
 
 Nothing here is a rule figure: the figures, the winners, the siege states,
 the core and the region's layers are the rows the rules showed
-(rules/batch/output.lp, read by :func:`evlogic.asp.compiled.read_rows`); this
-module looks them up and copies them into text.
+(rules/batch/output.lp, read by :func:`evlogic.asp.compiled.rows.read_rows`);
+this module looks them up and copies them into text.
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ from functools import lru_cache
 from json.encoder import encode_basestring  # what json.dumps uses, ensure_ascii=False
 from operator import getitem
 
-from evlogic.asp.compiled import Compiled, Position, Rows
+from evlogic.asp.compiled.positions import Position
+from evlogic.asp.compiled.rows import Rows
+from evlogic.asp.compiled.tables import Compiled
 from evlogic.asp.solver import SolverError
 from evlogic.loading.yamlfile import is_unicode
 
@@ -94,7 +96,7 @@ def report_lines(
     refused: Callable[[int, int, int], str] | None = None,
 ) -> list[str]:
     """The report line of each position (its line number from ``numbers``),
-    from the rows :func:`evlogic.asp.compiled.read_rows` read, each ending
+    from the rows :func:`evlogic.asp.compiled.rows.read_rows` read, each ending
     in a newline.  A position past its game end (rules/batch/position.lp)
     gets ``refused(line number, states won, game end)``, its error line."""
     won, figures, winners, cores = rows.won, rows.figures, rows.winners, rows.cores

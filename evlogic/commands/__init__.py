@@ -1,5 +1,5 @@
 """The evlogic commands, one module each: its help text, ``register`` (its
-parser) and ``run``.
+parser, begun by :func:`add_command`) and ``run``.
 
 COMMANDS is the light table ``evlogic --help`` lists, in its order: each
 command's name, module and one-line summary.  The command line imports the
@@ -9,7 +9,11 @@ imports what its run needs inside run for the same reason."""
 
 from __future__ import annotations
 
+import argparse
 import importlib
+import os
+import sys
+from collections.abc import Callable
 from types import ModuleType
 from typing import NamedTuple
 
@@ -59,6 +63,60 @@ def command_named(name: str) -> Command | None:
     return _BY_NAME.get(name)
 
 
-def summary(name: str) -> str:
-    """The one line a command's ``register`` gives ``add_parser`` as help."""
-    return _BY_NAME[name].summary
+def terminal_columns() -> int:
+    """The terminal's width as argparse measures it for help, through
+    ``shutil.get_terminal_size``: COLUMNS when it is a positive whole
+    number, else the width of the terminal on standard output, else 80.
+    Measured here so that no command imports shutil (and the compression
+    modules it brings: about 3 ms of every start) to make its parser."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns > 0:
+        return columns
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):  # no standard output, or not a terminal
+        return 80
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help layout, at the width :func:`terminal_columns` gives
+    (argparse's own: two columns fewer than the terminal's)."""
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        width = terminal_columns() - 2 if width is None else width
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+class RawDescriptionHelpFormatter(HelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """:class:`HelpFormatter`, printing a description as written."""
+
+
+def add_command(
+    commands: argparse._SubParsersAction,
+    name: str,
+    description: str,
+    run: Callable[[argparse.Namespace], int],
+) -> argparse.ArgumentParser:
+    """The parser of command ``name``, which runs ``run``: listed by
+    ``evlogic --help`` with its summary (:data:`COMMANDS`), its ``--help``
+    opening with ``description``, printed as written when it has line
+    breaks of its own (a help text laid out in paragraphs and examples),
+    else filled to the terminal's width.  A command's ``register`` adds
+    its arguments to it."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name,
+        help=_BY_NAME[name].summary,
+        description=description,
+        formatter_class=RawDescriptionHelpFormatter if "\n" in description else HelpFormatter,
+    )
+    parser.set_defaults(run=run)
+    return parser

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
-from evlogic.commands import summary
+from evlogic.commands import add_command
 from evlogic.commands.options import (
     MAX_JOBS,
     add_format_option,
@@ -39,12 +39,7 @@ Exit status: 0, 2 for bad input, 130 on Ctrl-C (nothing half-written)."""
 def register(commands: argparse._SubParsersAction) -> None:
     from evlogic.commands.play import add_play_options
 
-    balance = commands.add_parser(
-        "balance",
-        help=summary("balance"),
-        description=HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    balance = add_command(commands, "balance", HELP, run)
     add_play_options(balance, balance=True)
     balance.add_argument(
         "--games",
@@ -78,7 +73,6 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     add_format_option(balance)
     add_memory_option(balance)  # no --timeout: stop a long run with Ctrl-C
-    balance.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -119,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         )
         report = balance_report(heading, _written(records, games_out))
         if args.report is not None:
-            from evlogic.reports.balance_page import balance_page
+            from evlogic.pages.balance import balance_page
 
             with open_output(args.report) as page:
                 page.write(balance_page(report, board))

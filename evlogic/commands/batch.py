@@ -13,7 +13,7 @@ from typing import Any
 
 from evlogic.batch.runner import CHUNK_SIZE, MEMORY_LIMIT_MB
 from evlogic.batch.runner import TIMEOUT as BATCH_TIMEOUT
-from evlogic.commands import summary
+from evlogic.commands import add_command
 from evlogic.commands.options import MAX_CHUNK_SIZE, MAX_JOBS, add_rules_option, whole
 from evlogic.commands.output_file import open_output
 from evlogic.errors import InputError
@@ -49,12 +49,7 @@ input), 130 on Ctrl-C and 143 on SIGTERM (whole lines kept, workers ended)."""
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    batch = commands.add_parser(
-        "batch",
-        help=summary("batch"),
-        description=HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    batch = add_command(commands, "batch", HELP, run)
     batch.add_argument("input", metavar="INPUT.jsonl", help="one game per line; - for stdin")
     batch.add_argument(
         "-o",
@@ -100,11 +95,12 @@ def register(commands: argparse._SubParsersAction) -> None:
         metavar="N",
         help=f"lines per grounding (default {CHUNK_SIZE})",
     )
-    batch.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.batch.runner import BatchOptions, Limits, Terminated, run_batch, terminate_raises
+    from evlogic.batch.reading import BatchOptions
+    from evlogic.batch.runner import Limits, run_batch
+    from evlogic.batch.signals import Terminated, terminate_raises
 
     _refuse_overwriting_input(args.input, args.output)
     limits = Limits(memory_mb=args.memory_limit, timeout=args.timeout)

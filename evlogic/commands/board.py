@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from evlogic.commands import summary
+from evlogic.commands import add_command
 from evlogic.commands.options import (
     add_board_argument,
     add_format_option,
@@ -17,17 +17,17 @@ from evlogic.reports.render import json_text
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    board_command = commands.add_parser(
+    board_command = add_command(
+        commands,
         "board",
-        help=summary("board"),
-        description="List a board's states, one line each: the id games use, the name, the "
+        "List a board's states, one line each: the id games use, the name, the "
         "EV, whether it is a swing state, and its neighbors; the game end. JSON: the board "
         "as the API's GET /api/boards/NAME gives it (with each state's hex cell).",
+        run,
     )
     add_board_argument(board_command)
     add_format_option(board_command)
     add_limit_options(board_command, 60.0)  # the JSON's layout, like a diagram's
-    board_command.set_defaults(run=run, bounded=True)
 
 
 def run(args: argparse.Namespace) -> int:

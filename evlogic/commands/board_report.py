@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from evlogic.commands import summary
+from evlogic.commands import add_command
 from evlogic.commands.options import (
     add_board_argument,
     add_format_option,
@@ -18,23 +18,22 @@ from evlogic.loading.rulesets import load_rule_set
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    report = commands.add_parser(
+    report = add_command(
+        commands,
         "board-report",
-        help=summary("board-report"),
-        description="For every home state: the cores it has, the largest region it can "
+        "For every home state: the cores it has, the largest region it can "
         "reach (owning every state), for each bonus tier the ways to earn it (the sets of "
         "exactly that many states, home included, whose region is all of them) and the "
         "bonus left after the worst siege those ways allow (every other neighbour of the "
         "home held by opponents), the fewest owned states that reach each tier (JSON), its "
         "siege exposure (neighbour count), and whether it can earn a regional bonus at all. "
         "Rule sets of parameters only: a rule set with .lp programs is refused.",
+        run,
     )
     add_board_argument(report)
     add_format_option(report)
     add_rules_option(report, games=False)
-    report.set_defaults(bounded=True)
     add_limit_options(report, 600.0)
-    report.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from evlogic.commands import summary
+from evlogic.commands import add_command
 from evlogic.commands.options import (
     add_format_option,
     add_rules_option,
@@ -30,7 +30,7 @@ Answers holds (proved), counterexample (as a game file that score and
 diagram accept: the smallest, unless the time ran out before that was
 proved; the same one every run) or unknown (the time limit came first). A
 property reads the scoring predicates of position 0; points/4 and change/5
-keep searches fast (see the README).
+keep searches fast (see docs/verification.md).
 
 A property that no rule can make fail (no rule derives violation), or a
 search over no positions at all (a rule set or property whose constraints
@@ -40,11 +40,8 @@ Exit status: 0 holds, 1 counterexample, 3 unknown, 2 bad input."""
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    check_command = commands.add_parser(
-        "check",
-        help=summary("check"),
-        description=HELP.format(properties=", ".join(bundled_properties())),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    check_command = add_command(
+        commands, "check", HELP.format(properties=", ".join(bundled_properties())), run
     )
     check_command.add_argument(
         "property", metavar="PROPERTY", help="a bundled property name or an .lp file"
@@ -60,7 +57,6 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     add_format_option(check_command)
     add_rules_option(check_command, games=False)
-    check_command.set_defaults(run=run, bounded=True, timeout_status=3)
 
 
 def run(args: argparse.Namespace) -> int:

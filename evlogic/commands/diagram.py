@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from evlogic.commands import summary
+from evlogic.commands import add_command
 from evlogic.commands.options import (
     add_limit_options,
     add_rules_option,
@@ -40,12 +40,7 @@ tile carries data-owner."""
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    diagram = commands.add_parser(
-        "diagram",
-        help=summary("diagram"),
-        description=HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    diagram = add_command(commands, "diagram", HELP, run)
     diagram.add_argument("game", metavar="GAME", help="game file (YAML), or - for stdin")
     diagram.add_argument("--player", metavar="NAME", help="whose region to draw")
     diagram.add_argument(
@@ -81,9 +76,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "taken from the -o extension when not given",
     )
     add_rules_option(diagram)
-    diagram.set_defaults(bounded=True)
     add_limit_options(diagram, 60.0)
-    diagram.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from evlogic.commands import summary
+from evlogic.commands import add_command
 from evlogic.commands.options import (
     add_format_option,
     add_search_options,
@@ -29,12 +29,7 @@ found a difference, 3 a search is unknown and none found a difference,
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    diff_command = commands.add_parser(
-        "diff",
-        help=summary("diff"),
-        description=HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    diff_command = add_command(commands, "diff", HELP, run)
     diff_command.add_argument(
         "--rules",
         action="append",
@@ -46,7 +41,6 @@ def register(commands: argparse._SubParsersAction) -> None:
         diff_command, "seconds before a search answers unknown, grounding included (default 60)"
     )
     add_format_option(diff_command)
-    diff_command.set_defaults(run=run, bounded=True, timeout_status=3)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from evlogic.commands import summary
+from evlogic.commands import add_command
 from evlogic.commands.options import (
     add_format_option,
     add_limit_options,
@@ -23,19 +23,12 @@ excepted), how much their own total would change if they won it too."""
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    explain = commands.add_parser(
-        "explain",
-        help=summary("explain"),
-        description=HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    explain = add_command(commands, "explain", HELP, run)
     explain.add_argument("game", metavar="GAME", help="game file (YAML), or - for stdin")
     explain.add_argument("--player", required=True, metavar="NAME", help="the player to explain")
     add_format_option(explain)
     add_rules_option(explain)
-    explain.set_defaults(bounded=True)
     add_limit_options(explain, 60.0)
-    explain.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -6,7 +6,7 @@ import argparse
 import shlex
 import sys
 
-from evlogic.commands import summary
+from evlogic.commands import add_command
 from evlogic.commands.options import add_rules_option, read_game, rules_override
 
 HELP = """\
@@ -33,17 +33,11 @@ input (a board path is then relative to the current directory)."""
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    facts = commands.add_parser(
-        "facts",
-        help=summary("facts"),
-        description=HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    facts = add_command(commands, "facts", HELP, run)
     facts.add_argument(
         "game", nargs="?", metavar="GAME", help="game file (YAML); default: the rulebook example"
     )
     add_rules_option(facts)
-    facts.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

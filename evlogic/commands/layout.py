@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from evlogic.commands import summary
+from evlogic.commands import add_command
 from evlogic.commands.options import add_board_argument, say, whole
 from evlogic.commands.output_file import output_file
 from evlogic.errors import InputError, escaped, quote
@@ -29,12 +29,7 @@ the board file with the new cells, every other field as it was."""
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    layout = commands.add_parser(
-        "layout",
-        help=summary("layout"),
-        description=HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    layout = add_command(commands, "layout", HELP, run)
     add_board_argument(layout)
     layout.add_argument(
         "-o",
@@ -65,7 +60,6 @@ def register(commands: argparse._SubParsersAction) -> None:
         "found by then is the answer",
     )
     add_memory_option(layout)
-    layout.set_defaults(run=run)  # (not bounded: the search ends itself at --timeout)
 
 
 def run(args: argparse.Namespace) -> int:

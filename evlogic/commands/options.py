@@ -78,7 +78,9 @@ def add_board_argument(command: argparse.ArgumentParser) -> None:
 
 
 def add_search_options(command: argparse.ArgumentParser, timeout_help: str) -> None:
-    """--board, --players and --timeout: what check and diff search."""
+    """--board, --players and --timeout: what check and diff search.  The
+    --timeout bounds the whole search, which answers unknown (exit status 3)
+    when it runs out."""
     command.add_argument(
         "--board", default="usa", metavar="B", help="a bundled board name or a path (default: usa)"
     )
@@ -91,12 +93,15 @@ def add_search_options(command: argparse.ArgumentParser, timeout_help: str) -> N
     )
     command.add_argument("--timeout", type=seconds, default=60.0, metavar="S", help=timeout_help)
     add_memory_option(command)
+    command.set_defaults(bounded=True, timeout_status=3)  # (evlogic.cli._run)
 
 
 def add_limit_options(command: argparse.ArgumentParser, timeout: float) -> None:
-    """--timeout and --memory-limit: every command that solves is bounded."""
+    """--timeout and --memory-limit: every command that solves is bounded,
+    the --timeout bounding the whole command (evlogic.cli._run)."""
     add_time_option(command, timeout)
     add_memory_option(command)
+    command.set_defaults(bounded=True)
 
 
 def add_rules_option(command: argparse.ArgumentParser, games: bool = True) -> None:

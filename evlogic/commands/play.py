@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from evlogic.commands import summary
+from evlogic.commands import add_command
 from evlogic.commands.options import (
     MAX_PLAYERS,
     add_format_option,
@@ -40,12 +40,7 @@ drawn by the seed: the same seed plays the same game.
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    play = commands.add_parser(
-        "play",
-        help=summary("play"),
-        description=HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    play = add_command(commands, "play", HELP, run)
     play.add_argument(
         "game",
         nargs="?",
@@ -64,7 +59,6 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="also write the final position as a game file (states in the order won)",
     )
     add_limit_options(play, 600.0)
-    play.set_defaults(run=run, bounded=True)
 
 
 def add_play_options(
@@ -113,7 +107,7 @@ def add_play_options(
 def run(args: argparse.Namespace) -> int:
     from evlogic.commands.output_file import open_output
     from evlogic.play.engine import play
-    from evlogic.reports.play import final_game_yaml, play_to_json, play_to_text
+    from evlogic.play.report import final_game_yaml, play_to_json, play_to_text
 
     table = table_from(args, args.seed)
     played = play(table)

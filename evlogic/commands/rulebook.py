@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from evlogic.commands import summary
+from evlogic.commands import add_command
 from evlogic.commands.options import add_limit_options
 
 HELP = """\
@@ -29,12 +29,7 @@ scenario, a figure no report has) is an error naming the template's line."""
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    rulebook = commands.add_parser(
-        "rulebook",
-        help=summary("rulebook"),
-        description=HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    rulebook = add_command(commands, "rulebook", HELP, run)
     rulebook.add_argument(
         "--rules",
         metavar="R",
@@ -57,7 +52,6 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--pdf", metavar="PAGE.pdf", help="also print the page to PDF (A4) through chromium"
     )
     add_limit_options(rulebook, 300.0)
-    rulebook.set_defaults(run=run, bounded=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     from evlogic.commands.output_file import open_output
     from evlogic.errors import InputError
     from evlogic.loading.rulesets import load_rule_set
-    from evlogic.reports.rulebook import TEMPLATE, rulebook_page
+    from evlogic.pages.rulebook import TEMPLATE, rulebook_page
 
     rules = load_rule_set(args.rules, Path.cwd())
     against = load_rule_set(args.against, Path.cwd()) if args.against else None
@@ -85,7 +79,10 @@ def run(args: argparse.Namespace) -> int:
         with open_output(args.output) as out:
             out.write(page)
     if args.pdf:
-        from evlogic.reports.pdf import print_pdf
+        from evlogic.commands.output_file import output_file
+        from evlogic.pages.pdf import print_pdf
 
-        print_pdf(page, args.pdf)
+        printed = print_pdf(page)  # printed first: a failed print leaves the file as it was
+        with output_file(args.pdf) as pdf:
+            pdf.write(printed)
     return 0

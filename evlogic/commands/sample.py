@@ -9,7 +9,7 @@ import sys
 from contextlib import ExitStack
 from pathlib import Path
 
-from evlogic.commands import summary
+from evlogic.commands import add_command
 from evlogic.commands.options import MAX_PLAYERS, board_argument, say, whole
 from evlogic.commands.output_file import open_output
 from evlogic.errors import InputError, quote
@@ -19,11 +19,12 @@ from evlogic.resources import bundled_boards
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    sample = commands.add_parser(
+    sample = add_command(
+        commands,
         "sample",
-        help=summary("sample"),
-        description="Write COUNT random final positions (exactly game_end states won) as "
+        "Write COUNT random final positions (exactly game_end states won) as "
         "JSON Lines, reproducible by seed: input for batch, benchmarks and balance studies.",
+        run,
     )
     sample.add_argument(
         "--board", default="usa", metavar="B", help="a bundled name or a path (default: usa)"
@@ -40,7 +41,6 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--seed", type=whole(-(2**63), 2**63 - 1), default=0, metavar="S", help="default 0"
     )
     sample.add_argument("-o", "--output", metavar="FILE", default="-", help="default: stdout")
-    sample.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

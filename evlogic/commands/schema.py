@@ -5,22 +5,22 @@ from __future__ import annotations
 import argparse
 import sys
 
-from evlogic.commands import summary
+from evlogic.commands import add_command
 from evlogic.errors import InputError
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    schema = commands.add_parser(
+    schema = add_command(
+        commands,
         "schema",
-        help=summary("schema"),
-        description="Print the JSON Schema (draft 2020-12) of evlogic's files (game, board, "
+        "Print the JSON Schema (draft 2020-12) of evlogic's files (game, board, "
         "rules) or of a command's JSON document (score, explain, check, diff, "
         "board-report). With no NAME, list them with their paths; point an editor's YAML "
-        "language server at a path (see the README).",
+        "language server at a path (see docs/formats.md).",
+        run,
     )
     schema.add_argument("name", nargs="?", metavar="NAME", help="game, board, rules, score, ...")
     schema.add_argument("--path", action="store_true", help="print the schema file's path")
-    schema.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from evlogic.commands import summary
+from evlogic.commands import add_command
 from evlogic.commands.options import (
     add_format_option,
     add_limit_options,
@@ -31,20 +31,13 @@ standard input (a board path is then relative to the current directory)."""
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    score = commands.add_parser(
-        "score",
-        help=summary("score"),
-        description=HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    score = add_command(commands, "score", HELP, run)
     score.add_argument(
         "game", nargs="?", metavar="GAME", help="game file (YAML); default: the rulebook example"
     )
     add_format_option(score)
     add_rules_option(score)
-    score.set_defaults(bounded=True)
     add_limit_options(score, 60.0)
-    score.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

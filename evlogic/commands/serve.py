@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import sys
 
-from evlogic.commands import summary
+from evlogic.commands import add_command
 from evlogic.commands.options import port_number
 from evlogic.errors import InputError, quote
 from evlogic.limits import DEFAULT_WORKER_MEMORY_MB, add_memory_option, megabytes, seconds
@@ -17,7 +17,7 @@ The board in the browser, and a JSON API, on the same rules.
 Opens a local web app: click states on the map and watch the score, the
 region and the siege change; focus a player for the explanation and where
 to play next; compare two rule sets; download the position as a game file.
-A game server may POST positions to the API (see the README for curl
+A game server may POST positions to the API (see docs/cli.md for curl
 examples). With GAME, the page opens on that game; without, on an empty
 position with two players.
 
@@ -36,12 +36,7 @@ from another site. Ctrl-C stops it."""
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    serve = commands.add_parser(
-        "serve",
-        help=summary("serve"),
-        description=HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    serve = add_command(commands, "serve", HELP, run)
     serve.add_argument("game", nargs="?", metavar="GAME", help="a game file to open on")
     serve.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)"
@@ -83,7 +78,6 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="address space each of the workers that solve requests may use, in MiB "
         f"(default {DEFAULT_WORKER_MEMORY_MB}); past it, the request gets 503",
     )
-    serve.set_defaults(run=run)
 
 
 def host_name(text: str) -> str:

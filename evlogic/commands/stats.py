@@ -4,25 +4,25 @@ from __future__ import annotations
 
 import argparse
 
-from evlogic.commands import summary
+from evlogic.commands import add_command
 from evlogic.commands.options import add_format_option, add_limit_options, write_output
 from evlogic.loading.jsonlines import open_input
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    stats = commands.add_parser(
+    stats = add_command(
+        commands,
         "stats",
-        help=summary("stats"),
-        description="Win rate, mean total and bonus by home state, and the share of games "
+        "Win rate, mean total and bonus by home state, and the share of games "
         "decided by the regional bonus (the winners would differ with every bonus removed), "
         "read from the reports evlogic batch wrote or the games evlogic balance --games-out wrote.",
+        run,
     )
     stats.add_argument(
         "reports", metavar="OUT.jsonl", help="batch output or balance --games-out; - for stdin"
     )
     add_format_option(stats)
     add_limit_options(stats, 3600.0)
-    stats.set_defaults(run=run, bounded=True)
 
 
 def run(args: argparse.Namespace) -> int:

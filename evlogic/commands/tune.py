@@ -9,7 +9,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evlogic.commands import summary
+from evlogic.commands import add_command
 from evlogic.commands.options import MAX_JOBS, add_format_option, board_argument, whole
 from evlogic.limits import add_memory_option
 
@@ -40,12 +40,7 @@ from the base; -o writes the best as a rule set file (docs/tune.md)."""
 def register(commands: argparse._SubParsersAction) -> None:
     from evlogic.commands.play import add_play_options
 
-    tune = commands.add_parser(
-        "tune",
-        help=summary("tune"),
-        description=HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    tune = add_command(commands, "tune", HELP, run)
     tune.add_argument("space", metavar="SPACE.yaml", help="the space to search")
     add_play_options(tune, balance=True, rules=False)
     tune.add_argument(
@@ -81,7 +76,6 @@ def register(commands: argparse._SubParsersAction) -> None:
     tune.add_argument("--report", metavar="REPORT.html", help="also write a page with charts")
     add_format_option(tune)
     add_memory_option(tune)
-    tune.set_defaults(run=run)
 
 
 #: Spaces tune plays whole without being given a budget.
@@ -142,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
             out.write(f"# The best candidate evlogic tune found in {args.space}\n")
             out.write(yaml.safe_dump(mapping, sort_keys=False))
     if args.report is not None:
-        from evlogic.reports.tune_page import tune_page
+        from evlogic.pages.tune import tune_page
 
         with open_output(args.report) as page:
             page.write(tune_page(document, result, board))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from evlogic.commands import summary
+from evlogic.commands import add_command
 from evlogic.commands.options import (
     add_format_option,
     add_limit_options,
@@ -16,13 +16,14 @@ from evlogic.commands.options import (
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    verify = commands.add_parser(
+    verify = add_command(
+        commands,
         "verify",
-        help=summary("verify"),
-        description="Score every scenario (a game file with an expect: key) and report the "
+        "Score every scenario (a game file with an expect: key) and report the "
         "figures that differ. PATHS are files or directories (searched for game files with "
         "expect:); default: the rulebook's scenarios. Exit status 1 when any scenario fails, "
         "2 when one cannot be read or scored (it is listed as failed, with its error).",
+        run,
     )
     verify.add_argument(
         "paths",
@@ -33,9 +34,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     add_format_option(verify)
     add_rules_option(verify)
-    verify.set_defaults(bounded=True)
     add_limit_options(verify, 600.0)
-    verify.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -32,6 +32,9 @@ MAX_BORDERS = 250_000
 
 @dataclass(frozen=True)
 class State:
+    """A state of a board: its id (what games name), name, EV, swing flag,
+    neighbours and hex tile."""
+
     id: str
     name: str
     ev: int
@@ -42,6 +45,9 @@ class State:
 
 @dataclass(frozen=True, eq=False)  # compared and hashed by identity: boards are big
 class Board:
+    """A board, checked: its states by id and its game end (evlogic.load_board
+    reads one)."""
+
     name: str
     game_end: int
     states: dict[str, State]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import weakref
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeGuard
@@ -28,6 +28,8 @@ GAME_KEYS = (["board", "players"], ["rules", "expect"])
 
 @dataclass(frozen=True)
 class Player:
+    """A player of a game: a name, a home and the states won, as listed."""
+
     name: str
     home: str
     states: tuple[str, ...]  # won states as listed (the home may appear)
@@ -35,6 +37,9 @@ class Player:
 
 @dataclass(frozen=True)
 class Game:
+    """A position on a board, under a rule set, checked (evlogic.load_game
+    reads one): its players in order."""
+
     board: Board
     players: tuple[Player, ...]
     source: str
@@ -159,16 +164,17 @@ def plain_line(value: object) -> TypeGuard[dict[str, object]]:
     return isinstance(value, dict) and LINE_KEYS.issuperset(value) and "expect" not in value
 
 
-#: A player as :func:`quick_players` reads it: name, home, states as listed.
-QuickPlayer = tuple[str, str, list[str]]
+#: A plain line's players as :func:`quick_players` reads them: their names,
+#: homes and states as listed (the home may appear), and each player's
+#: states, home included, as one mask of the ``bits`` it was given.
+QuickPlayers = tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[str, ...], ...], tuple[int, ...]]
 
 
-def quick_player(entry: object, names: Collection[str]) -> QuickPlayer | None:
+def _quick_player(entry: object, names: Collection[str]) -> tuple[str, str, list[str]] | None:
     """One player entry of a plain, clean JSON line: its keys known, a
-    printable name not in ``names``, a home id and a list of states (their
-    ids unchecked); None whenever anything is unusual (the careful path
-    accepts or words it).  Shared by :func:`quick_players` and the compiled
-    batch path's reader."""
+    printable name not in ``names``, a home id and a list of states (as
+    listed: their ids, even their types, unchecked); None whenever anything
+    is unusual (the careful path accepts or words it)."""
     if not isinstance(entry, dict) or not PLAYER_KEYS.issuperset(entry):
         return None
     name, home, won = entry.get("name"), entry.get("home"), entry.get("states", [])
@@ -181,44 +187,67 @@ def quick_player(entry: object, names: Collection[str]) -> QuickPlayer | None:
     return name, home, won
 
 
-def quick_players(value: object, states: Collection[str]) -> list[QuickPlayer] | None:
+def quick_players(value: object, bits: Mapping[str, int]) -> QuickPlayers | None:
     """The players of a plain, clean JSON line, checked as
-    :func:`game_from_fields` checks them (names, homes, state ids in
-    ``states``, no state owned twice, homes never change hands) without a
-    Field per value; None whenever anything is unusual, so that the careful
-    path finds and words the error.  Shared by :func:`quick_game` and the
-    compiled batch path (which packs the states into masks)."""
+    :func:`game_from_fields` checks them (names, homes, state ids, no state
+    owned twice, homes never change hands) without a Field per value, on
+    the masks the ids are packed into: ``bits`` gives each state id of the
+    board its own bit (:func:`state_bits`; the compiled batch path's own
+    layout).  None whenever anything is unusual, so that the careful path
+    finds and words the error.  The one quick check of a line: shared by
+    :func:`quick_game` and the compiled batch path."""
     if not plain_line(value):
         return None
     listed = value.get("players")
     if not isinstance(listed, list) or not listed:
         return None
-    names: set[str] = set()
-    homes: set[str] = set()
-    players: list[QuickPlayer] = []
+    names: list[str] = []
+    homes: list[str] = []
+    states: list[tuple[str, ...]] = []
+    masks: list[int] = []  # each player's listed states (home not added yet)
+    home_bits: list[int] = []
+    all_homes = 0
     for entry in listed:
-        fields = quick_player(entry, names)
+        fields = _quick_player(entry, names)
         if fields is None:
             return None
         name, home, won = fields
-        if home not in states or home in homes:
+        home_bit = bits.get(home)
+        if home_bit is None or all_homes & home_bit:
             return None
-        names.add(name)
-        homes.add(home)
-        players.append((name, home, won))
-    owned = set(homes)  # homes, then every state claimed so far
-    for _, home, won in players:
         try:
-            mine = set(won)
-        except TypeError:  # an unhashable entry: not a state id
+            mask = sum(map(bits.__getitem__, won))
+        except (KeyError, TypeError):  # not a state id (an unhashable entry: not one either)
             return None
-        if len(mine) != len(won):  # listed twice
+        if mask.bit_count() != len(won):  # a state listed twice (its bits carried)
             return None
-        mine.discard(home)
-        if not mine.isdisjoint(owned) or not all(state in states for state in mine):
-            return None  # another's home or state, or not a state id
-        owned |= mine
-    return players
+        all_homes |= home_bit
+        names.append(name)
+        homes.append(home)
+        states.append(tuple(won))
+        masks.append(mask)
+        home_bits.append(home_bit)
+    owned = all_homes  # homes, then every state claimed so far
+    for index, (mask, home_bit) in enumerate(zip(masks, home_bits, strict=True)):
+        claimed = mask & ~home_bit
+        if claimed & owned:  # another's home or state
+            return None
+        owned |= claimed
+        masks[index] = mask | home_bit
+    return tuple(names), tuple(homes), tuple(states), tuple(masks)
+
+
+#: Boards' bits for :func:`quick_game` (:func:`state_bits`), while a board lives.
+_BITS: weakref.WeakKeyDictionary[Board, dict[str, int]] = weakref.WeakKeyDictionary()
+
+
+def state_bits(board: Board) -> dict[str, int]:
+    """Each state id of ``board`` -> a bit of its own (2 ** its place in
+    the board's list), for :func:`quick_players`; made once a board."""
+    bits = _BITS.get(board)
+    if bits is None:
+        bits = _BITS[board] = {state: 1 << n for n, state in enumerate(board.states)}
+    return bits
 
 
 def quick_game(value: object, board: Board, source: str, rules: RuleSet) -> Game | None:
@@ -231,12 +260,13 @@ def quick_game(value: object, board: Board, source: str, rules: RuleSet) -> Game
     if not isinstance(value, dict) or not LINE_KEYS.issuperset(value):
         return None
     check_game_end(board, rules)
-    players = quick_players(value, board.states)
+    players = quick_players(value, state_bits(board))
     if players is None:
         return None
+    names, homes, states, _ = players
     game = Game(
         board=board,
-        players=tuple(Player(name, home, tuple(won)) for name, home, won in players),
+        players=tuple(map(Player, names, homes, states)),
         source=source,
         rules=rules,
     )

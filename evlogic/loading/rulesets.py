@@ -36,6 +36,9 @@ MAX_MULTIPLIER = 100  # with boards capped at 10,000,000 EV, sums stay in 32 bit
 
 @dataclass(frozen=True, eq=False)
 class RuleSet:
+    """A rule set, checked: the numbers the rules read as facts, and any
+    programs of its own (evlogic.load_rule_set reads one)."""
+
     name: str
     tiers: tuple[tuple[int, int], ...]  # (region size, bonus), by size
     siege_penalty: int

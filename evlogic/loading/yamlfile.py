@@ -9,10 +9,8 @@ errors, and :class:`Field` turns "not what we expected" into an
 
 from __future__ import annotations
 
-import json
 import re
 import stat
-import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -104,11 +102,18 @@ class _StrictLoader(_BaseLoader):
     }
     yaml_constructors: ClassVar[dict[str | None, Callable[..., object]]] = {}
 
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        # Only a document with an anchor (&name) and an alias (*name) can
+        # reach a value twice: any other has no repeats to check.
+        self._may_repeat = not isinstance(stream, str) or ("&" in stream and "*" in stream)
+
     def get_single_data(self) -> object:
         node = self.get_single_node()
         if node is None:
             return None
-        check_repeats(node)
+        if self._may_repeat:
+            check_repeats(node)
         return self.construct_document(node)
 
     def construct_line_map(self, node: yaml.Node) -> LineMap | Unreadable:
@@ -155,21 +160,24 @@ class _StrictLoader(_BaseLoader):
         (``!!int abc``, a 5,000-digit number, ``!!str [a]``) is Unreadable."""
         if not isinstance(node, yaml.ScalarNode):
             return _unreadable(node, "not a single value")
-        too_long = Unreadable(
-            node.tag,
-            node.value,
-            f"a number of more than {MAX_DIGITS} digits",
-            plain=_raw(node) is not None and self._implicit_tag(node.value) == node.tag,
-        )
         if node.tag == _TAG + "int" and sum(c.isdigit() for c in node.value) > MAX_DIGITS:
-            return too_long  # (Python would refuse to read 4,300 digits)
+            return self._too_long(node)  # (Python would refuse to read 4,300 digits)
         try:
             value = _SCALARS[node.tag](self, node)
         except Exception:  # whatever PyYAML raises for a value it cannot build
             return _unreadable(node, f"not a valid {node.tag.replace(_TAG, '')}")
         if isinstance(value, int) and abs(value) >= 10**MAX_DIGITS:  # 0x...
-            return too_long
+            return self._too_long(node)
         return value
+
+    def _too_long(self, node: yaml.ScalarNode) -> Unreadable:
+        """A number with too many digits, as the field that holds it words it."""
+        return Unreadable(
+            node.tag,
+            node.value,
+            f"a number of more than {MAX_DIGITS} digits",
+            plain=_raw(node) is not None and self._implicit_tag(node.value) == node.tag,
+        )
 
     def _implicit_tag(self, value: str) -> object:
         """The tag ``value`` would have as a plain scalar."""
@@ -428,7 +436,11 @@ def closest(word: str, choices: Iterable[str]) -> str:
 def _spelled(value: str | int | float) -> str:
     """A scalar as JSON and YAML spell it (``true``, not Python's ``True``),
     for values read from JSON, whose text as written is not kept."""
-    return value if isinstance(value, str) else json.dumps(value)
+    if isinstance(value, str):
+        return value
+    import json  # only for a message, as difflib above
+
+    return json.dumps(value)
 
 
 def _type_name(value: object) -> str:
@@ -456,6 +468,8 @@ def text_problem(text: str) -> str | None:
     U+FFFF; XML (diagrams) and one-line output could not hold them."""
     if text.isprintable():  # the usual case, checked fast
         return None
+    import unicodedata  # only for text that is not printable
+
     for char in text:
         category = unicodedata.category(char)
         if category == "Cs":

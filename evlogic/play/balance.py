@@ -83,7 +83,7 @@ def play_chunk(
     """The records of games ``start`` to ``stop`` under rule set ``rules``,
     played side by side (evlogic.play.engine.play_games: one grounding a
     turn for them all)."""
-    from evlogic.reports.play import players_of
+    from evlogic.play.report import players_of
 
     rule_set = setup.rule_sets[rules]
     tables = [

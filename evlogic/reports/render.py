@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 import yaml
@@ -23,6 +22,8 @@ if TYPE_CHECKING:  # only for annotations: keeps `evlogic score` start-up lean
 
 def json_text(document: object) -> str:
     """Every JSON document evlogic prints: indented, text as written."""
+    import json  # here: `evlogic score`'s text table starts without it
+
     return json.dumps(document, indent=2, ensure_ascii=False)
 
 

@@ -23,6 +23,9 @@ from evlogic.resources import display_path
 
 @dataclass(frozen=True)
 class PlayerScore:
+    """One player's score: the face EV, the core and region, the bonus, the
+    siege and the total, as the rules derived them."""
+
     name: str
     home: str
     states: list[str]  # sorted ids, home included
@@ -53,6 +56,9 @@ class PlayerScore:
 
 @dataclass(frozen=True)
 class ScoreReport:
+    """A scored position: each player's score in input order, whether the
+    game is over, and the winners."""
+
     board: str
     rules: str  # the rule set's name
     final: bool

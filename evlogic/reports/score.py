@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 
 from evlogic.asp.facts import Positions, board_program
 from evlogic.asp.solver import (
@@ -29,10 +30,15 @@ ONE_SHOT_STATES = 20
 
 #: Boards of up to this many states reach clingo as syntax trees parsed once
 #: per board (a server scores many positions on one board: adding the usa
-#: board's trees costs half of parsing its text); larger ones as text, which
-#: a single call parses faster (a 5,041-state lattice: 0.4 s, against 1.1 s
-#: and 50 MB kept for its trees).
+#: board's trees costs half of parsing its text), from the second position a
+#: thread scores on the board (:func:`_scored_before`); larger ones as text,
+#: which a single call parses faster (a 5,041-state lattice: 0.4 s, against
+#: 1.1 s and 50 MB kept for its trees).
 CACHED_BOARD_STATES = 1000
+
+#: The boards' facts this thread has scored a position on (up to 16, as
+#: parsed_facts keeps the trees of 16).
+_seen = threading.local()
 
 
 def scoring_rules(game: Game) -> tuple[str, ...]:
@@ -52,11 +58,28 @@ def score_game(game: Game) -> ScoreReport:
     game = checked_game(game)
     paths = [*rule_paths(scoring_rules(game)), *rule_paths(POSITION_INPUT), *game.rules.programs]
     facts, board = game.rules.program(), board_program(game.board)
-    if len(game.board.states) <= CACHED_BOARD_STATES:
+    if len(game.board.states) <= CACHED_BOARD_STATES and _scored_before(board):
         symbols = solve(facts, paths, Positions(game.board, [game]), parsed_facts(board))
     else:
         symbols = solve(facts + board, paths, Positions(game.board, [game]))
     return decode(atoms_by_position(symbols)[0], game)
+
+
+def _scored_before(board: str) -> bool:
+    """Whether this thread has scored a position on the board of these facts
+    before.  The first position gets them as text: parsing their trees and
+    adding them costs more than clingo's one parse of the text, and a
+    process that scores one position (evlogic score) never uses the trees
+    again; from the second on, the trees parsed once pay."""
+    seen: set[str] | None = getattr(_seen, "boards", None)
+    if seen is None:
+        seen = _seen.boards = set()
+    if board in seen:
+        return True
+    if len(seen) >= 16:
+        seen.clear()
+    seen.add(board)
+    return False
 
 
 def score_file(path: str | os.PathLike[str], rules: str | RuleSet | None = None) -> ScoreReport:

@@ -173,8 +173,8 @@ def play(catalog: Any, task: tuple[Setup, int, int, int]) -> list[dict[str, Any]
 
 def result(catalog: Any, summed: tuple[Plan, list[dict[str, Any]]]) -> dict[str, Any]:
     """The report of a run's records, its charts and its page."""
+    from evlogic.pages.balance import balance_charts, balance_page
     from evlogic.reports.balance import balance_report
-    from evlogic.reports.balance_page import balance_charts, balance_page
 
     run, records = summed
     report = balance_report(run.heading, records)

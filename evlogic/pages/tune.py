@@ -1,5 +1,5 @@
 """``evlogic tune --report``: the Pareto front as a chart and a table, then
-the best candidate's balance report (evlogic.reports.balance_page), on one
+the best candidate's balance report (evlogic.pages.balance), on one
 self-contained page.
 
 The front's chart is matplotlib's, as balance's charts are: each candidate
@@ -15,8 +15,8 @@ from importlib.resources import files
 from typing import Any
 
 from evlogic.loading.boards import Board
+from evlogic.pages.balance import PALETTE, STYLE, Chart, _figure, _svg, balance_page
 from evlogic.reports.balance import LEVEL, rule_set_figures
-from evlogic.reports.balance_page import PALETTE, STYLE, Chart, _figure, _svg, balance_page
 
 
 def front_chart(document: dict[str, Any], prefix: str = "front-") -> Chart:

@@ -9,7 +9,6 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from evlogic.commands.output_file import output_file
 from evlogic.errors import InputError
 
 #: Browsers that print, in the order they are looked for.
@@ -31,8 +30,8 @@ def browser() -> str:
     raise InputError("--pdf", "needs Chromium to print (on Debian: apt-get install chromium)")
 
 
-def print_pdf(html: str, target: str) -> None:
-    """Print ``html`` to the PDF file ``target``, written whole or not at all."""
+def print_pdf(html: str) -> bytes:
+    """``html`` printed: the PDF file's bytes."""
     executable = browser()
     with tempfile.TemporaryDirectory(prefix="evlogic-pdf-") as folder:
         page = Path(folder) / "page.html"
@@ -60,5 +59,4 @@ def print_pdf(html: str, target: str) -> None:
             raise InputError("--pdf", f"{executable} could not print: {error}") from None
         if not printed.is_file() or printed.stat().st_size == 0:
             raise InputError("--pdf", f"{executable} printed nothing")
-        with output_file(target) as out:
-            out.write(printed.read_bytes())
+        return printed.read_bytes()
