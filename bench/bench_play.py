@@ -13,9 +13,13 @@ turns run by run, median of several runs (target: play_games at least half
 the plain rate).  Before timing, each engine game is checked to be the
 plain playout's game, move for move.
 
-The --jobs 2 row waits for `evlogic balance`, which plays many games.
+The balance rows run `evlogic balance --games K` (default 1000, the
+command's default) as a user types it, with --jobs 1 and --jobs 2 taking
+turns (target: --jobs 2 at least 1.7 times as fast; it needs two idle
+cores), and the peak resident memory of a --jobs 2 run of ten times as
+many games against one of K (target: flat).
 
-Run:  python bench/bench_play.py [--runs N] [--games N]
+Run:  python bench/bench_play.py [--runs N] [--games N] [--balance-games K]
 """
 
 from __future__ import annotations
@@ -80,6 +84,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="timed runs per row (default 5)")
     parser.add_argument("--games", type=int, default=20, help="games per run (default 20)")
+    parser.add_argument(
+        "--balance-games", type=int, default=1000, help="games of the balance rows (default 1000)"
+    )
+    parser.add_argument("--skip-balance", action="store_true", help="leave the balance rows out")
     args = parser.parse_args()
     load_before = os.getloadavg()[0]
     usa = load_board(bundled_boards()["usa"])
@@ -122,8 +130,9 @@ def main() -> None:
             "",
         ),
         ("  a game", f"{alone / args.games * 1000:.1f} ms", "", ""),
-        ("evlogic balance --jobs 2", "(balance is not built yet)", "", ""),
     ]
+    if not args.skip_balance:
+        rows += balance_rows(args.balance_games, max(1, args.runs // 2))
     load_after = os.getloadavg()[0]
     print_rows(
         f"evlogic play benchmark: {args.games} greedy usa games (4 players, snake), "
@@ -131,6 +140,58 @@ def main() -> None:
         f"{load_after:.1f} after ({os.cpu_count()} cores)",
         [("case", "rate", "ratio", "target"), *rows],
     )
+
+
+def balance_rows(games: int, runs: int) -> list[tuple[str, str, str, str]]:
+    """evlogic balance as typed, --jobs 1 against --jobs 2; peak memory of
+    ten times the games against the games."""
+    import resource
+    import subprocess
+
+    def balance(jobs: int, count: int) -> None:
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "evlogic",
+                "balance",
+                "--games",
+                str(count),
+                "--jobs",
+                str(jobs),
+                "--format",
+                "json",
+            ],
+            check=True,
+            capture_output=True,
+        )
+
+    medians = interleaved_medians(
+        {"one": lambda: balance(1, games), "two": lambda: balance(2, games)}, runs
+    )
+    speedup = medians["one"] / medians["two"]
+
+    def peak(count: int) -> float:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        balance(2, count)
+        return max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
+
+    small, large = peak(games), peak(10 * games)
+    return [
+        (f"evlogic balance --games {games} --jobs 1", f"{games / medians['one']:,.1f}/s", "", ""),
+        (
+            f"evlogic balance --games {games} --jobs 2",
+            f"{games / medians['two']:,.1f}/s",
+            f"{speedup:.2f}x --jobs 1",
+            "ok" if speedup >= 1.7 else "MISSED (>= 1.7x; needs two idle cores)",
+        ),
+        (
+            f"peak memory, {10 * games:,} games against {games:,}",
+            f"{large:,.0f} MB",
+            f"{large / small:.2f}x",
+            "ok" if large <= 1.25 * small else "MISSED (flat)",
+        ),
+    ]
 
 
 if __name__ == "__main__":
