@@ -7,15 +7,12 @@ build/test-artifacts/)."""
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 
 import pytest
 from starlette.testclient import TestClient
+from test_web_browser import server  # noqa: F401 (the fixture: evlogic serve, started once)
 
 from conftest import JSON_BODY, LOCAL_URL, REPO, board_dict, run_subprocess
 from evlogic.loading.boards import load_board
@@ -209,36 +206,7 @@ def test_an_unknown_run_is_404_and_a_wrong_method_405(client):
 # --- the panel, in a browser -------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    from test_web_browser import free_port
-
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "evlogic", "serve", "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            urllib.request.urlopen(url + "api/boards", timeout=2).read()
-            break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                pytest.fail(f"evlogic serve did not start: {process.stderr.read()}")
-            time.sleep(0.2)
-    yield url
-    process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=20)
-    assert process.returncode == 0, err
-    assert "Traceback" not in err
-
-
-def test_the_panel_runs_a_balance_and_shows_its_charts(server):
+def test_the_panel_runs_a_balance_and_shows_its_charts(server):  # noqa: F811 (the fixture)
     playwright = pytest.importorskip("playwright.sync_api")
     from test_web_browser import CHROMIUM_FLAGS, chromium_path, settle
 

@@ -6,14 +6,14 @@ import argparse
 import json
 import sys
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from typing import Any
 
 from evlogic.commands import add_command
 from evlogic.commands.options import (
-    MAX_JOBS,
     add_format_option,
     board_argument,
+    progress_bar,
     whole,
 )
 from evlogic.limits import add_memory_option
@@ -37,7 +37,7 @@ Exit status: 0, 2 for bad input, 130 on Ctrl-C (nothing half-written)."""
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    from evlogic.commands.play import add_play_options
+    from evlogic.commands.play import add_play_options, add_runs_options
 
     balance = add_command(commands, "balance", HELP, run)
     add_play_options(balance, balance=True)
@@ -48,20 +48,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         metavar="K",
         help="games a rule set (default 1000)",
     )
-    balance.add_argument(
-        "--seed", type=whole(-(2**63), 2**63 - 1), default=0, metavar="S", help="default 0"
-    )
-    where = balance.add_mutually_exclusive_group()
-    where.add_argument(
-        "--jobs",
-        type=whole(1, MAX_JOBS),
-        default=1,
-        metavar="N",
-        help="worker processes (default 1); the output is the same for any N",
-    )
-    where.add_argument(
-        "--dask", metavar="ADDRESS", help="run the games on a Dask cluster (needs evlogic[dask])"
-    )
+    add_runs_options(balance, "worker processes (default 1); the output is the same for any N")
     balance.add_argument(
         "--games-out",
         metavar="GAMES.jsonl",
@@ -104,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         games_out = None
         if args.games_out is not None:
             games_out = stack.enter_context(open_output(args.games_out))
-        bar = stack.enter_context(_progress_bar(args.games * len(rule_sets)))
+        bar = stack.enter_context(progress_bar(args.games * len(rule_sets)))
         records = play_games(
             setup,
             jobs=args.jobs if args.dask is None else None,
@@ -131,16 +118,3 @@ def _written(records: Iterator[dict[str, Any]], out: Any) -> Iterator[dict[str, 
         if out is not None:
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
         yield record
-
-
-@contextmanager
-def _progress_bar(total: int) -> Iterator[Any]:
-    """tqdm on stderr when it is a terminal, else nothing."""
-    if not sys.stderr.isatty():
-        yield None
-        return
-    from tqdm import tqdm
-
-    tqdm.monitor_interval = 0  # no monitor thread: workers are forked single-threaded
-    with tqdm(total=total, unit=" games", file=sys.stderr, smoothing=0.1) as bar:
-        yield bar.update

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
-from contextlib import suppress
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from evlogic.errors import InputError, quote
 from evlogic.limits import add_memory_option, add_time_option, seconds
@@ -162,3 +162,17 @@ def say(message: str) -> None:
     """A line on standard error; when even that fails, nothing (the exit status speaks)."""
     with suppress(OSError, ValueError):
         print(message, file=sys.stderr, flush=True)
+
+
+@contextmanager
+def progress_bar(total: int, unit: str = " games") -> Iterator[Any]:
+    """tqdm on stderr when it is a terminal (its update, to count ``unit``),
+    else None."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from tqdm import tqdm
+
+    tqdm.monitor_interval = 0  # no monitor thread: workers are forked single-threaded
+    with tqdm(total=total, unit=unit, file=sys.stderr, smoothing=0.1) as bar:
+        yield bar.update

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from evlogic.commands import add_command
 from evlogic.commands.options import (
+    MAX_JOBS,
     MAX_PLAYERS,
     add_format_option,
     add_limit_options,
@@ -59,6 +60,18 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="also write the final position as a game file (states in the order won)",
     )
     add_limit_options(play, 600.0)
+
+
+def add_runs_options(command: argparse.ArgumentParser, jobs_help: str) -> None:
+    """--seed, and --jobs or --dask: where balance and tune play their games."""
+    command.add_argument(
+        "--seed", type=whole(-(2**63), 2**63 - 1), default=0, metavar="S", help="default 0"
+    )
+    where = command.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=whole(1, MAX_JOBS), default=1, metavar="N", help=jobs_help)
+    where.add_argument(
+        "--dask", metavar="ADDRESS", help="run the games on a Dask cluster (needs evlogic[dask])"
+    )
 
 
 def add_play_options(

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evlogic.commands import add_command
-from evlogic.commands.options import MAX_JOBS, add_format_option, board_argument, whole
+from evlogic.commands.options import add_format_option, board_argument, progress_bar, whole
 from evlogic.limits import add_memory_option
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ from the base; -o writes the best as a rule set file (docs/tune.md)."""
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    from evlogic.commands.play import add_play_options
+    from evlogic.commands.play import add_play_options, add_runs_options
 
     tune = add_command(commands, "tune", HELP, run)
     tune.add_argument("space", metavar="SPACE.yaml", help="the space to search")
@@ -57,14 +57,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="games in all (default: every candidate its K games, for spaces of up to "
         "32 candidates)",
     )
-    tune.add_argument(
-        "--seed", type=whole(-(2**63), 2**63 - 1), default=0, metavar="S", help="default 0"
-    )
-    where = tune.add_mutually_exclusive_group()
-    where.add_argument(
-        "--jobs", type=whole(1, MAX_JOBS), default=1, metavar="N", help="worker processes"
-    )
-    where.add_argument("--dask", metavar="ADDRESS", help="run the games on a Dask cluster")
+    add_runs_options(tune, "worker processes (default 1); the answer is the same for any N")
     tune.add_argument(
         "--check-timeout",
         type=float,
@@ -118,9 +111,7 @@ def run(args: argparse.Namespace) -> int:
         board, args.agents, players, args.order, args.games, budget, args.seed, args.check_timeout
     )
     with ExitStack() as stack:
-        from evlogic.commands.balance import _progress_bar
-
-        bar = stack.enter_context(_progress_bar(budget))
+        bar = stack.enter_context(progress_bar(budget))
         result = tune(
             space,
             options,
