@@ -14,7 +14,8 @@ from evlogic.commands.options import (
     whole,
     write_output,
 )
-from evlogic.loading.rulesets import load_rule_set
+from evlogic.loading.boards import Board
+from evlogic.loading.rulesets import RuleSet, load_rule_set
 from evlogic.resources import bundled_properties
 
 HELP = """\
@@ -60,11 +61,43 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.reports.check import check
+    from evlogic.asp.search import Watch
+    from evlogic.reports.check import CheckResult, check, check_so_far
     from evlogic.reports.render import check_to_json, check_to_text
 
-    board = board_argument(args.board)
-    rules = rules_override(args) or load_rule_set("standard")
+    started = args.deadline - args.timeout
+    watch = Watch()
+    inputs: list[tuple[Board, RuleSet]] = []
+
+    def read() -> tuple[Board, RuleSet]:
+        if inputs:
+            return inputs[0]
+        board = board_argument(args.board)
+        return board, rules_override(args) or load_rule_set("standard")
+
+    def show(result: CheckResult) -> int:
+        write_output(args.format, result, check_to_json, check_to_text)
+        return result.exit_status()
+
+    def so_far() -> int:
+        board, rules = read()
+        return show(
+            check_so_far(
+                args.property,
+                board,
+                args.board,
+                rules,
+                args.rules or "standard",
+                args.players,
+                args.max_states,
+                watch,
+                started,
+            )
+        )
+
+    args.answer.so_far = so_far
+    inputs.append(read())
+    board, rules = inputs[0]
     result = check(
         args.property,
         board,
@@ -74,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
         players=args.players,
         max_states=args.max_states,
         timeout=args.timeout,
+        deadline=args.deadline,
+        watch=watch,
     )
-    write_output(args.format, result, check_to_json, check_to_text)
-    return result.exit_status()
+    return args.answer.give(lambda: show(result))

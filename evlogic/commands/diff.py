@@ -13,7 +13,8 @@ from evlogic.commands.options import (
     write_output,
 )
 from evlogic.errors import InputError
-from evlogic.loading.rulesets import load_rule_set
+from evlogic.loading.boards import Board
+from evlogic.loading.rulesets import RuleSet, load_rule_set
 
 HELP = """\
 Find the smallest position (fewest owned states) where rule sets A and B
@@ -44,13 +45,40 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.reports.diff import diff
+    from evlogic.asp.search import Watch
+    from evlogic.reports.diff import DiffResult, diff, diff_so_far
     from evlogic.reports.render import diff_to_json, diff_to_text
 
-    if len(args.rules) != 2:
-        raise InputError("--rules", f"give exactly two rule sets, not {len(args.rules)}")
-    first, second = (load_rule_set(reference, Path.cwd()) for reference in args.rules)
-    board = board_argument(args.board)
+    started = args.deadline - args.timeout
+    watch = Watch()
+    inputs: list[tuple[RuleSet, RuleSet, Board]] = []
+
+    def read() -> tuple[RuleSet, RuleSet, Board]:
+        if inputs:
+            return inputs[0]
+        if len(args.rules) != 2:
+            raise InputError("--rules", f"give exactly two rule sets, not {len(args.rules)}")
+        first, second = (load_rule_set(reference, Path.cwd()) for reference in args.rules)
+        return first, second, board_argument(args.board)
+
+    def show(result: DiffResult) -> int:
+        first, second, board = read()
+        write_output(
+            args.format,
+            result,
+            diff_to_json,
+            lambda result: diff_to_text(result, first, second, board),
+        )
+        return result.exit_status()
+
+    def so_far() -> int:
+        _first, _second, board = read()
+        a, b = args.rules
+        return show(diff_so_far(a, b, board, args.board, args.players, watch, started))
+
+    args.answer.so_far = so_far
+    inputs.append(read())
+    first, second, board = inputs[0]
     result = diff(
         first,
         args.rules[0],
@@ -60,11 +88,7 @@ def run(args: argparse.Namespace) -> int:
         args.board,
         players=args.players,
         timeout=args.timeout,
+        deadline=args.deadline,
+        watch=watch,
     )
-    write_output(
-        args.format,
-        result,
-        diff_to_json,
-        lambda result: diff_to_text(result, first, second, board),
-    )
-    return result.exit_status()
+    return args.answer.give(lambda: show(result))

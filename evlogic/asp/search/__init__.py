@@ -56,7 +56,7 @@ from evlogic.asp.search.encoding import SEARCH_RULES, SOLVER_OPTIONS, search_rul
 from evlogic.asp.search.guide import Floor
 from evlogic.asp.search.positions import position_game
 from evlogic.asp.search.reads import AtomsRead, atoms_read
-from evlogic.asp.search.running import Progress, Result, RunningSearch, SearchOutcome
+from evlogic.asp.search.running import Progress, Result, RunningSearch, SearchOutcome, Watch
 from evlogic.errors import InputError
 from evlogic.limits import OutOfTime, call_before
 from evlogic.loading.boards import Board
@@ -69,6 +69,7 @@ __all__ = [
     "Floor",
     "Result",
     "SearchOutcome",
+    "Watch",
     "atoms_read",
     "position_game",
     "search",
@@ -88,6 +89,7 @@ def search(
     label: str = "search",
     publish: Floor | None = None,
     within: Floor | None = None,
+    watch: Watch | None = None,
 ) -> SearchOutcome:
     """Search every position with ``players`` players and at most
     ``max_states`` owned states for ``violation`` of ``program`` (read once,
@@ -103,7 +105,13 @@ def search(
     search proves is written to ``publish``; ``within`` is what a search
     whose counterexamples include all of this one's proved (see
     :class:`Floor`): its "none" is this search's "holds", its smallest size
-    a size below which this search has none either."""
+    a size below which this search has none either.  ``watch`` is shown
+    this search's progress under ``label`` as it goes, then its outcome.
+
+    The deadline is the search's own: it stops itself there (a solve under
+    way interrupted) and answers with what it found so far; a grounding
+    under way (clingo cannot interrupt one) runs on, on a thread no one
+    waits for."""
     if not 1 <= players <= len(board.states):
         count = len(board.states)
         raise InputError(
@@ -119,6 +127,8 @@ def search(
         )
     started = time.monotonic() if started is None else started
     progress = Progress(started, label)
+    if watch is not None:
+        watch.progress[label] = progress
     run = RunningSearch(
         board,
         rule_facts,
@@ -132,10 +142,13 @@ def search(
         within or Floor(),
     )
     try:
-        return call_before(run.deadline, run.answer)
-    except OutOfTime:  # clingo was busy past the deadline (grounding, preparing a solve)
-        result: Result = "unknown" if progress.best is None else "counterexample"
-        return SearchOutcome(result, progress.best, progress.elapsed(), False)
+        try:
+            outcome = call_before(run.deadline, run.answer)
+        except OutOfTime:  # clingo was busy past the deadline (grounding, preparing a solve)
+            outcome = progress.so_far()
+        if watch is not None:
+            watch.outcomes[label] = outcome
+        return outcome
     except RuntimeError as error:
         if "Integer overflow" not in str(error):
             raise

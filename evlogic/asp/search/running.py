@@ -103,6 +103,34 @@ class Progress:
     def done(self) -> None:
         self.live = False
 
+    def so_far(self) -> SearchOutcome:
+        """The answer now: the smallest counterexample so far (not proved
+        smallest), else unknown."""
+        result: Result = "unknown" if self.best is None else "counterexample"
+        return SearchOutcome(result, self.best, self.elapsed(), False)
+
+
+@dataclass
+class Watch:
+    """The searches of one command as they go, by label: each one's
+    :class:`Progress` while it runs, its outcome once it has answered.  The
+    command line reads it from another thread at its watchdog, for the
+    command's answer so far (evlogic/commands/answer.py)."""
+
+    progress: dict[str, Progress] = field(default_factory=dict)
+    outcomes: dict[str, SearchOutcome] = field(default_factory=dict)
+
+    def so_far(self, label: str, started: float) -> SearchOutcome:
+        """The search ``label``'s answer, or its answer so far (unknown if it
+        has not started; ``started``: when the command started)."""
+        outcome = self.outcomes.get(label)
+        if outcome is not None:
+            return outcome
+        progress = self.progress.get(label)
+        if progress is None:
+            return SearchOutcome("unknown", None, time.monotonic() - started, False)
+        return progress.so_far()
+
 
 @dataclass
 class RunningSearch:
