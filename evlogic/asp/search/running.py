@@ -83,6 +83,7 @@ class Progress:
     started: float
     label: str
     best: Found | None = None  # the smallest counterexample so far
+    smallest: bool = False  # best is proved to have the fewest owned states
     phase: str = "grounding"
     shown: float = 0.0  # when the last line was shown
     live: bool = field(default_factory=lambda: sys.stderr.isatty())
@@ -104,10 +105,10 @@ class Progress:
         self.live = False
 
     def so_far(self) -> SearchOutcome:
-        """The answer now: the smallest counterexample so far (not proved
-        smallest), else unknown."""
+        """The answer now: the smallest counterexample so far (proved
+        smallest or not, as ``smallest`` says), else unknown."""
         result: Result = "unknown" if self.best is None else "counterexample"
-        return SearchOutcome(result, self.best, self.elapsed(), False)
+        return SearchOutcome(result, self.best, self.elapsed(), self.smallest)
 
 
 @dataclass
@@ -151,13 +152,14 @@ class RunningSearch:
     reads: AtomsRead | None = None
     publish: Floor = field(default_factory=Floor)
     within: Floor = field(default_factory=Floor)
+    #: the search's own deadline (time.monotonic()): it stops itself there
+    deadline: float = field(init=False)
     # set by start(), on the search's thread
     control: clingo.Control = field(init=False)
     guide: Guide = field(init=False)
 
-    @property
-    def deadline(self) -> float:
-        return self.progress.started + self.timeout
+    def __post_init__(self) -> None:
+        self.deadline = self.progress.started + self.timeout
 
     @property
     def top(self) -> int:
@@ -319,6 +321,7 @@ class RunningSearch:
         if not self.smallest(floor, speculate, asked):
             return self.outcome("counterexample", progress.best)
         size = owned_count(progress.best)
+        progress.smallest = True
         self.publish.size = size
         canonical = guessed.get(size) or self.canonical(size)
         return self.outcome("counterexample", canonical or progress.best, smallest=True)
