@@ -54,8 +54,8 @@ def build_parser(only: str | None = None, others: bool = True) -> argparse.Argum
     )
     parser.add_argument("--version", action="version", version=f"evlogic {__version__}")
     # bounded: --timeout limits the whole command (not batch's per-chunk one);
-    # timeout_status: the exit status when it runs out (3: unknown, searches).
-    parser.set_defaults(bounded=False, timeout_status=2)
+    # timeout_status: the exit status when it runs out (3: a time limit).
+    parser.set_defaults(bounded=False, timeout_status=3)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in COMMANDS:
         if only is None or command.name == only:
@@ -159,7 +159,7 @@ def _run(args: argparse.Namespace) -> int:
         if code is not None:
             return code
         say(
-            f"evlogic: error: {args.command}: no answer within {timeout:g} s "
+            f"evlogic: error: {args.command}: no answer within {args.timeout:g} s "
             "(raise --timeout to give it longer)"
         )
         return args.timeout_status

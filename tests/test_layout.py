@@ -192,3 +192,18 @@ def test_a_broken_board_file_is_one_line(cli, tmp_path):
     bad.write_text("states:\n  A: {ev: 1, neighbors: [B]}\n")
     result = cli("layout", bad)
     assert result.code == 2 and len(result.err.splitlines()) == 1 and "'B'" in result.err
+
+
+@pytest.mark.parametrize("board", ["usa", "examples/lakeland/board.yaml"])
+def test_no_layout_by_the_time_limit_is_one_line_and_status_3(cli, monkeypatch, board):
+    """Every solve ends without a layout (as one cut short does) and the
+    deadline has passed: a time limit, exit 3, never bad input."""
+    from evlogic.drawing import relayout
+
+    monkeypatch.chdir(REPO)
+    monkeypatch.setattr(relayout._Solver, "solve", lambda self, until, assumed: None)
+    result = cli("layout", board, "--timeout", "0.001")
+    assert result.code == 3 and result.out == ""
+    assert result.err == (
+        "evlogic: error: layout: no answer within 0.001 s (raise --timeout to give it longer)\n"
+    )

@@ -34,7 +34,7 @@ import yaml
 from evlogic.asp.facts import board_program, state_ids, state_numbers
 from evlogic.drawing.layout import Cell, board_layout, distance
 from evlogic.errors import InputError, quote
-from evlogic.limits import checkpoint, watch
+from evlogic.limits import OutOfTime, checkpoint, watch
 from evlogic.loading.boards import Board
 from evlogic.resources import rules_dir
 
@@ -183,6 +183,8 @@ def lay_out(
     if whole is not None and (best is None or whole.cost < best.cost):
         best = whole
     if best is None:
+        if time.monotonic() >= deadline:
+            raise OutOfTime  # a time limit, exit 3 (evlogic.cli)
         raise InputError(board.source, f"no layout found within {timeout:g} s (raise --timeout)")
     # 3. Neighbourhoods, until the time is up.
     if not optimal:
