@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from evlogic.commands import add_command
 from evlogic.commands.options import (
@@ -16,6 +17,10 @@ from evlogic.commands.options import (
 )
 from evlogic.loading.boards import Board
 from evlogic.loading.rulesets import RuleSet, load_rule_set
+
+if TYPE_CHECKING:
+    from evlogic.asp.search import Watch
+    from evlogic.reports.check import CheckResult
 from evlogic.resources import bundled_properties
 
 HELP = """\
@@ -61,13 +66,11 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.asp.search import Watch
-    from evlogic.reports.check import CheckResult, check, check_so_far
-    from evlogic.reports.render import check_to_json, check_to_text
-
+    # The answer so far is there before anything slow (imports included):
+    # a watchdog that fires at any moment prints a report.
     started = args.deadline - args.timeout
-    watch = Watch()
     inputs: list[tuple[Board, RuleSet]] = []
+    watches: list[Watch] = []
 
     def read() -> tuple[Board, RuleSet]:
         if inputs:
@@ -76,11 +79,17 @@ def run(args: argparse.Namespace) -> int:
         return board, rules_override(args) or load_rule_set("standard")
 
     def show(result: CheckResult) -> int:
+        from evlogic.reports.render import check_to_json, check_to_text
+
         write_output(args.format, result, check_to_json, check_to_text)
         return result.exit_status()
 
     def so_far() -> int:
+        from evlogic.asp.search import Watch
+        from evlogic.reports.check import check_so_far
+
         board, rules = read()
+        watch = watches[0] if watches else Watch()
         return show(
             check_so_far(
                 args.property,
@@ -96,6 +105,10 @@ def run(args: argparse.Namespace) -> int:
         )
 
     args.answer.so_far = so_far
+    from evlogic.asp.search import Watch
+    from evlogic.reports.check import check
+
+    watches.append(Watch())
     inputs.append(read())
     board, rules = inputs[0]
     result = check(
@@ -108,6 +121,6 @@ def run(args: argparse.Namespace) -> int:
         max_states=args.max_states,
         timeout=args.timeout,
         deadline=args.deadline,
-        watch=watch,
+        watch=watches[0],
     )
     return args.answer.give(lambda: show(result))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evlogic.commands import add_command
 from evlogic.commands.options import (
@@ -15,6 +16,10 @@ from evlogic.commands.options import (
 from evlogic.errors import InputError
 from evlogic.loading.boards import Board
 from evlogic.loading.rulesets import RuleSet, load_rule_set
+
+if TYPE_CHECKING:
+    from evlogic.asp.search import Watch
+    from evlogic.reports.diff import DiffResult
 
 HELP = """\
 Find the smallest position (fewest owned states) where rule sets A and B
@@ -45,13 +50,11 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.asp.search import Watch
-    from evlogic.reports.diff import DiffResult, diff, diff_so_far
-    from evlogic.reports.render import diff_to_json, diff_to_text
-
+    # The answer so far is there before anything slow (imports included):
+    # a watchdog that fires at any moment prints a report.
     started = args.deadline - args.timeout
-    watch = Watch()
     inputs: list[tuple[RuleSet, RuleSet, Board]] = []
+    watches: list[Watch] = []
 
     def read() -> tuple[RuleSet, RuleSet, Board]:
         if inputs:
@@ -62,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
         return first, second, board_argument(args.board)
 
     def show(result: DiffResult) -> int:
+        from evlogic.reports.render import diff_to_json, diff_to_text
+
         first, second, board = read()
         write_output(
             args.format,
@@ -72,11 +77,19 @@ def run(args: argparse.Namespace) -> int:
         return result.exit_status()
 
     def so_far() -> int:
+        from evlogic.asp.search import Watch
+        from evlogic.reports.diff import diff_so_far
+
         _first, _second, board = read()
+        watch = watches[0] if watches else Watch()
         a, b = args.rules
         return show(diff_so_far(a, b, board, args.board, args.players, watch, started))
 
     args.answer.so_far = so_far
+    from evlogic.asp.search import Watch
+    from evlogic.reports.diff import diff
+
+    watches.append(Watch())
     inputs.append(read())
     first, second, board = inputs[0]
     result = diff(
@@ -89,6 +102,6 @@ def run(args: argparse.Namespace) -> int:
         players=args.players,
         timeout=args.timeout,
         deadline=args.deadline,
-        watch=watch,
+        watch=watches[0],
     )
     return args.answer.give(lambda: show(result))

@@ -39,7 +39,10 @@ How the search is engineered (see bench/bench_search.py):
 * A search whose counterexamples are all the including search's (diff's
   winner search) asks a bound through the including search's player 0
   parts (evlogic/asp/search/guide.py), once that search has proved its
-  floor, or as a guess, once its best size so far has stood a while.
+  floor, or as a guess, once its best size so far has stood a while; when
+  those parts come slowly, a plain solve within the bound runs beside it on
+  a second control, the first answer taken (RunningSearch.ask: neither is
+  the faster on every rule set).
 * The counterexample reported is the first of that size in the order of
   rules/search/canonical.lp, the same every run: homes in order, a solve each under
   an assumption (one optimising solve over every home took 80 s against

@@ -9,6 +9,7 @@ search that includes it proves) and runs on the search's own thread
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
 import time
@@ -63,16 +64,15 @@ SMALL_FIRST = True
 #: floor proved beside (:class:`Floor`) and at the progress line.
 POLL = 0.05
 
-#: Conflicts a plain solve within a bound may take before the bound is
-#: asked through the including search instead (RunningSearch.ask).  Within
-#: a small bound a plain solve is the fastest (diff standard vs
-#: gentle-siege, usa, 2 players: 750 conflicts, 2 s, to a 4-state winner
-#: witness, where the guide's parts took 40 s to enumerate); within a larger
-#: one the guide is (union-cores, 6 states: 6,700 conflicts, 13 s, against
-#: 5 s guided; the plain solve is tried once a bound).  Counted in
-#: conflicts, not seconds, so a loaded machine changes how long it takes,
-#: not which way the search goes.
-PLAIN_CONFLICTS = 1500
+#: Parts of the including search a guided ask visits alone before a plain
+#: solve within the bound starts beside it (RunningSearch.ask).  Neither
+#: way is the faster everywhere: usa, 2 players, diff standard vs
+#: union-cores or open-region, the guide answers at its second part (5 s,
+#: where a plain solve takes 13 s and 30 s); vs gentle-siege the guide's
+#: parts come slowly (97 parts, 40 s) and a plain solve answers in 2 s.
+#: Counted in parts, not seconds: a loaded machine changes how long a
+#: search takes, not which way it goes.
+PARTS_ALONE = 4
 
 #: A fact that says rules/search/canonical.lp is grounded (once per control).
 CANONICAL_GROUNDED = "evlogic_canonical_grounded"
@@ -168,8 +168,10 @@ class RunningSearch:
     # set by start(), on the search's thread
     control: clingo.Control = field(init=False)
     guide: Guide = field(init=False)
-    #: the bounds a plain solve was tried within (:meth:`ask`)
-    tried_plain: set[int] = field(init=False, default_factory=set)
+    grounding: Callable[[], clingo.Control] = field(init=False)  # control's, again
+    #: a second control like ``control``, for the plain solve beside a guided
+    #: one (:meth:`ask`), grounded when first needed
+    beside: clingo.Control | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.deadline = self.progress.started + self.timeout
@@ -207,13 +209,15 @@ class RunningSearch:
         rules = search_rules(self.program)
         self.publish.rules = [*rules, *self.program.paths]
         refuse_unsound(rules, self.program)
-        self.control = ground(
+        self.grounding = functools.partial(
+            ground,
             facts,
             rules,
             control_options("--opt-mode=ignore"),
             statements=self.reads.rules if self.reads is not None else (),
             program=self.program,
         )
+        self.control = self.grounding()
         self._refuse_homes_past_game_end()
         if self.reads is not None:
             grounded = self.reads.grounded(self.control)
@@ -290,28 +294,34 @@ class RunningSearch:
         found = self.solve(self.everything, within=True, stop=ripe)
         floor = self.players  # proved: none with fewer owned states
         asked: set[int] = set()
-        if found == "stopped":
+        while found == "stopped":
             bound = within.size if within.size is not None else within.best
             assert bound is not None
             asked.add(bound)
             progress.phase = f"asking for {bound} owned states, the including search's best so far"
             asking = time.monotonic()
 
-            def given_up(bound: int = bound) -> bool:
-                """The guess overtaken, or taking so long that looking on alone
+            def given_up(bound: int = bound, asking: float = asking) -> bool:
+                """The guess overtaken, or, not yet proved the including
+                search's smallest size, taking so long that looking on alone
                 (for any counterexample to answer with) must go on."""
-                return (
-                    overtaken(within, bound)
-                    or time.monotonic() - asking > self.timeout * GUESS_SHARE
+                return overtaken(within, bound) or (
+                    within.size != bound and time.monotonic() - asking > self.timeout * GUESS_SHARE
                 )
 
             found = self.ask(bound, stop=given_up)
             if found == "none":
                 floor = bound + 1
             if not isinstance(found, list) and found != "unknown":
-                # none within the guess, or the guess overtaken: look on alone
+                # none within the guess, or the guess overtaken: look on
+                # alone, until the including search proves a smallest size
+                # not asked for yet (then ask for that one)
                 progress.phase = "looking for any counterexample"
-                found = self.solve(self.everything, within=True)
+                found = self.solve(
+                    self.everything,
+                    within=True,
+                    stop=lambda: within.size is not None and within.size not in asked,
+                )
         if found == "unknown":
             return self.outcome("unknown")
         if found == "within":  # the including search has none, so this one has none
@@ -518,26 +528,38 @@ class RunningSearch:
 
     def ask(self, bound: int, stop: Callable[[], bool] = never) -> Found | Unanswered:
         """A counterexample with at most ``bound`` owned states, or "none",
-        "stopped" or "unknown", as :meth:`solve` says: once the including
-        search is known, a plain solve of at most PLAIN_CONFLICTS conflicts
-        first (the first time this bound is asked), then through the
-        including search (Guide.guided)."""
+        "stopped" or "unknown", as :meth:`solve` says.  Once the including
+        search is known, through it (Guide.guided, on this control); and
+        once that walk has visited PARTS_ALONE parts without an answer, a
+        plain solve within the bound beside it, on a second control
+        (:attr:`beside`), the first answer taken."""
         if not self.guide.possible():
             return self.solve(bound, stop=stop)
-        if bound in self.tried_plain:
-            return self.guide.guided(self, bound, stop=stop)
-        self.tried_plain.add(bound)
-        solving = self.control.configuration.solve
-        assert isinstance(solving, clingo.Configuration)  # clingo types every option as a union
-        unlimited = solving.solve_limit
-        solving.solve_limit = str(PLAIN_CONFLICTS)
-        try:
-            found = self.solve(bound, stop=stop)
-        finally:
-            solving.solve_limit = unlimited
-        if found != "unknown" or time.monotonic() >= self.deadline:
-            return found
-        return self.guide.guided(self, bound, stop=stop)
+        with contextlib.ExitStack() as stack:
+            plain: list[clingo.SolveHandle] = []
+            parts = self.guide.parts
+
+            def halt() -> bool:
+                if stop():
+                    return True
+                if plain:
+                    return plain[0].wait(0)
+                if self.guide.parts - parts >= PARTS_ALONE:
+                    if self.beside is None:
+                        self.beside = self.grounding()
+                        checkpoint()
+                    set_bound(self.beside, bound)
+                    plain.append(stack.enter_context(self.beside.solve(yield_=True, async_=True)))
+                return False
+
+            answer = self.guide.guided(self, bound, stop=halt)
+            if answer != "stopped" or stop() or not plain:
+                return answer
+            handle = plain[0]  # the plain solve answered first
+            model = handle.model()
+            if model is not None:
+                return position(model)
+            return "none" if handle.get().unsatisfiable else "unknown"
 
     def solve(
         self,
