@@ -448,7 +448,7 @@ def _mark_words(mark: str, explanations: list[Explanation]) -> str:
         "opponent": "Opponent state",
         "unclaimed": "Not in region (unclaimed)",
         "link-core": "Core link: a border inside the core",
-        "link-join": "Join link: a border a state joined by",
+        "link-join": "Join link: a border that let a state join",
         "link-lone": "One link: an excluded state\u2019s only border with the region",
         "value-multiplied": "N\u00d7M: a swing state\u2019s EV, times the multiplier",
     }
