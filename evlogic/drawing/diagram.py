@@ -652,7 +652,8 @@ def render_svg(
 
     draw_exceptions(svg, board, shown_cells, routes, walls, between=draw_links)
     # The labels last, over the links that run from centre to centre.
-    labels = ET.SubElement(svg, "g", {"class": "labels"})
+    # (a click on a label is a click on its tile: the serve page's tiles are buttons)
+    labels = ET.SubElement(svg, "g", {"class": "labels", "pointer-events": "none"})
     for state in shown:
         role = explanation.roles[state]
         x, y = centres[state]
