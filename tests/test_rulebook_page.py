@@ -90,9 +90,11 @@ def ids_of(names: str, board) -> set[str]:
 def test_every_scenario_says_what_explain_answers(cli, rule_set_files, rules, against):
     """Each scenario's prose follows explain's answer for it under the rule
     set: the core, which states join and on which links, which are left out
-    and why, the heading over a left-out state, the siege arithmetic."""
+    and why, the heading over a left-out state, the siege arithmetic; and
+    the page's one legend names what its diagrams draw."""
     args = ["--against", against] if against else []
     page = page_of(cli, "--rules", rule_set_files[rules], *args)
+    assert_one_legend_names_every_mark_drawn(page)
     rule_set = load_rule_set(rule_set_files[rules])
     for scenario in ("diagram-1-core", "diagram-2-tennessee", "diagram-3-missouri"):
         game = load_game(SCENARIOS / f"{scenario}.yaml", rules=rule_set)
@@ -160,9 +162,9 @@ MARKS_DRAWN = {
 }
 
 
-@pytest.mark.parametrize("rules", RULE_SETS)
-def test_one_legend_names_every_mark_the_diagrams_draw(cli, rule_set_files, rules):
-    page = page_of(cli, "--rules", rule_set_files[rules])
+def assert_one_legend_names_every_mark_drawn(page: str) -> None:
+    """The page's one legend names every mark its four diagrams draw (read
+    from their data- attributes) and nothing else."""
     figures = re.findall(r"<figure>.*?</figure>", page, flags=re.S)
     assert len(figures) == 4
     drawn: set[str] = set()
