@@ -104,6 +104,22 @@ def test_full_example_diagram(cli, tmp_path):
             assert label_text(root, tile.attrib["data-state"]).text == tile.attrib["data-state"]
 
 
+@pytest.mark.parametrize("scenario", sorted(p.stem for p in RULEBOOK.glob("*.yaml")))
+def test_the_legend_names_the_links_drawn(cli, scenario):
+    """Core, join and lone links each get a legend line when drawn, and
+    only then (a link is a line across a border, never a wall or bridge)."""
+    root = parse(
+        cli("diagram", RULEBOOK / f"{scenario}.yaml", "--player", "You", "--focus", "-o", "-").out
+    )
+    drawn = {e.attrib["data-link"] for e in root.iter() if "data-link" in e.attrib}
+    named = {
+        item.attrib["data-link-kind"]
+        for item in root.iter(f"{SVG}g")
+        if item.attrib.get("class") == "legend-link"
+    }
+    assert named == drawn and "core" in drawn
+
+
 def test_missouri_diagram_draws_the_lone_link_and_crops(cli):
     result = cli(
         "diagram", RULEBOOK / "diagram-3-missouri.yaml", "--player", "You", "--focus", "-o", "-"

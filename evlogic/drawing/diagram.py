@@ -43,6 +43,12 @@ LINK_STYLE = {
     "lone": {"stroke": "#7a0000", "stroke-width": "2.5", "stroke-dasharray": "5 3"},
 }
 LINK_CASING = {"stroke": "#ffffff", "stroke-linecap": "round", "stroke-linejoin": "round"}
+#: What each kind of link is, as a legend says it.
+LINK_WORDS = {
+    "core": "Core link: a border inside the core",
+    "join": "Join link: a border that let a state join",
+    "lone": "Lone link: an excluded state's one border",
+}
 #: How far a link between touching tiles stops short of each centre (it
 #: runs under the label, whose rim of the tile's colour keeps it clear).
 LINK_TRIM = 0.3
@@ -460,6 +466,21 @@ def exception_sample(parent: ET.Element, kind: str, x: float, y: float) -> None:
         ET.SubElement(parent, "circle", {"cx": f"{end:.1f}", "cy": f"{y + 8:.1f}", **BRIDGE_END})
 
 
+def link_sample(parent: ET.Element, kind: str, x: float, y: float) -> None:
+    """A legend's 18-unit sample of a link, its top left at (x, y)."""
+    style = LINK_STYLE[kind]
+    place = {
+        "x1": f"{x + 1:.1f}",
+        "y1": f"{y + 8:.1f}",
+        "x2": f"{x + 17:.1f}",
+        "y2": f"{y + 8:.1f}",
+        "stroke-linecap": "round",
+    }
+    casing = {**LINK_CASING, "stroke-width": f"{float(style['stroke-width']) + 3:g}"}
+    ET.SubElement(parent, "line", {**place, **casing})
+    ET.SubElement(parent, "line", {**place, **style})
+
+
 def _tile_text(
     tile: ET.Element,
     x: float,
@@ -565,7 +586,15 @@ def render_svg(
     words = caption(explanation)
     caption_lines = _wrap(words, width - 2 * MARGIN, 14) if legend else []
     legend_top = max(ys) + RADIUS + margin
-    rows = len(present) + len(kinds) + len(notes) if legend else 0
+    link_kinds = [
+        kind
+        for kind in LINK_STYLE
+        if any(
+            link.kind == kind and link.start in centres and link.end in centres
+            for link in explanation.links
+        )
+    ]
+    rows = len(present) + len(link_kinds) + len(kinds) + len(notes) if legend else 0
     height = legend_top - top
     if legend:
         height += LEGEND_ROW * rows + 20 * len(caption_lines) + MARGIN + 8
@@ -681,14 +710,21 @@ def render_svg(
         ET.SubElement(
             item, "text", x=f"{left + MARGIN + 24:.1f}", y=f"{y + 12.5:.1f}"
         ).text = legend_label(role, explanation)
-    for row, kind in enumerate(kinds, start=len(present)):
+    for row, kind in enumerate(link_kinds, start=len(present)):
+        y = legend_top + row * LEGEND_ROW
+        item = ET.SubElement(key, "g", {"class": "legend-link", "data-link-kind": kind})
+        link_sample(item, kind, left + MARGIN, y)
+        ET.SubElement(
+            item, "text", x=f"{left + MARGIN + 24:.1f}", y=f"{y + 12.5:.1f}"
+        ).text = LINK_WORDS[kind]
+    for row, kind in enumerate(kinds, start=len(present) + len(link_kinds)):
         y = legend_top + row * LEGEND_ROW
         item = ET.SubElement(key, "g", {"class": "legend-exception", "data-exception": kind})
         exception_sample(item, kind, left + MARGIN, y)
         ET.SubElement(
             item, "text", x=f"{left + MARGIN + 24:.1f}", y=f"{y + 12.5:.1f}"
         ).text = EXCEPTION_WORDS[kind]
-    for row, note in enumerate(notes, start=len(present) + len(kinds)):
+    for row, note in enumerate(notes, start=len(present) + len(link_kinds) + len(kinds)):
         y = legend_top + row * LEGEND_ROW
         ET.SubElement(
             key, "text", {"class": "legend-note"}, x=f"{left + MARGIN:.1f}", y=f"{y + 12.5:.1f}"
@@ -777,11 +813,7 @@ def mark_sample(mark: str) -> str:
             },
         )
     elif mark.startswith("link-"):
-        style = LINK_STYLE[mark.removeprefix("link-")]
-        place = {"x1": "4", "y1": "10", "x2": "24", "y2": "10", "stroke-linecap": "round"}
-        casing = {**LINK_CASING, "stroke-width": f"{float(style['stroke-width']) + 3:g}"}
-        ET.SubElement(svg, "line", {**place, **casing})
-        ET.SubElement(svg, "line", {**place, **style})
+        link_sample(svg, mark.removeprefix("link-"), 5, 2)
     elif mark in ("bridge", "wall"):
         exception_sample(ET.SubElement(svg, "g", {"transform": "translate(6 2)"}), mark, 0, 0)
     else:

@@ -435,6 +435,8 @@ class LegendEntry:
 
 
 def _mark_words(mark: str, explanations: list[Explanation]) -> str:
+    from evlogic.drawing.diagram import EXCEPTION_WORDS, LINK_WORDS
+
     homes = sorted({e.score.home for e in explanations})
     excluded = [x for e in explanations for x in e.excluded]
     words = {
@@ -447,13 +449,9 @@ def _mark_words(mark: str, explanations: list[Explanation]) -> str:
         "siege": "Opponent siege state: borders your home",
         "opponent": "Opponent state",
         "unclaimed": "Not in region (unclaimed)",
-        "link-core": "Core link: a border inside the core",
-        "link-join": "Join link: a border that let a state join",
-        "link-lone": "One link: an excluded state\u2019s only border with the region",
+        **{f"link-{kind}": words for kind, words in LINK_WORDS.items()},
         "value-multiplied": "N\u00d7M: a swing state\u2019s EV, times the multiplier",
     }
-    from evlogic.drawing.diagram import EXCEPTION_WORDS
-
     return words.get(mark) or EXCEPTION_WORDS[mark]
 
 
