@@ -19,6 +19,7 @@ the template's line, never a blank.
 from __future__ import annotations
 
 import hashlib
+import re
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -254,6 +255,11 @@ class PlayerView:
         """Whether ``state`` is in the region."""
         return self._pair(lambda e: state in e.score.region)
 
+    def siege_cost(self, state: str) -> Figure:
+        """What ``state``, an opponent's neighbour of the home, takes off
+        the bonus (``explain``'s siege line for it; 0 when it is none)."""
+        return self._pair(lambda e: next((s.penalty for s in e.siege if s.state == state), 0))
+
 
 def _siege_cut(explanation: Explanation) -> int:
     """How much of the bonus the siege takes, in percent (rounded)."""
@@ -293,6 +299,7 @@ class ScenarioView:
         self.name = name
         self._game, self._other, self._against = game, other, against
         self._explained: dict[str, PlayerView] = {}
+        self._drawn: dict[tuple[int, str, bool, bool], str] = {}
 
     def player(self, name: str | None = None) -> PlayerView:
         """A player by name (default: the first)."""
@@ -326,25 +333,51 @@ class ScenarioView:
             raise LookupError(f"scenario {self.name!r}'s board has no state {state!r}")
         return Figure(sorted(states[state].neighbors), names=self._names())
 
-    def diagram(self, name: str | None = None, focus: bool = True) -> Markup:
-        """The player's diagram, as ``evlogic diagram --focus`` draws it
-        (inline SVG); marked whole when the rule set compared against draws
-        it otherwise."""
-        from evlogic.drawing.diagram import draw_diagram
-
+    def _player_name(self, name: str | None) -> str:
         names = [player.name for player in self._game.players]
         name = names[0] if name is None else name
         if name not in names:
             raise LookupError(f"scenario {self.name!r} has no player {name!r}")
+        return name
+
+    def _drawing(self, game: Game, name: str, focus: bool, legend: bool) -> str:
+        """The diagram, drawn once, from the explanation the prose reads."""
+        from evlogic.drawing.diagram import render_svg
+
+        key = (id(game), name, focus, legend)
+        if key not in self._drawn:
+            player = self.player(name)
+            explained = player._mine if game is self._game else player._theirs
+            assert explained is not None
+            self._drawn[key] = render_svg(explained, game.board, focus=focus, legend=legend)
+        return self._drawn[key]
+
+    def diagram(self, name: str | None = None, focus: bool = True, legend: bool = True) -> Markup:
+        """The player's diagram, as ``evlogic diagram --focus`` draws it
+        (inline SVG); marked whole when the rule set compared against draws
+        it otherwise.  ``legend=False``: the map alone, for a page with one
+        legend for all its diagrams (:func:`legend_entries`)."""
+        name = self._player_name(name)
         prefix = "d" + hashlib.sha1(f"{self.name}\0{name}".encode()).hexdigest()[:8] + "-"
-        mine = _svg_body(draw_diagram(self._game, name, focus=focus), prefix)
+        mine = _svg_body(self._drawing(self._game, name, focus, legend), prefix)
         if self._other is None:
             return Markup(mine)
-        theirs = _svg_body(draw_diagram(self._other, name, focus=focus), prefix)
+        theirs = _svg_body(self._drawing(self._other, name, focus, legend), prefix)
         if theirs == mine:
             return Markup(mine)
         title = f"{self._against} draws this diagram otherwise"
         return Markup('<mark class="diagram" title="{}">').format(title) + Markup(mine + "</mark>")
+
+    def marks(self, name: str | None = None, focus: bool = True) -> list[str]:
+        """What the player's diagram draws (evlogic.drawing.diagram.MARKS):
+        the marks a legend for it names."""
+        from evlogic.drawing.diagram import marks_of
+
+        return marks_of(self._drawing(self._game, self._player_name(name), focus, False))
+
+    def _explanation(self, name: str | None = None) -> Explanation:
+        """``explain``'s answer for the player (for the page's legend)."""
+        return self.player(name)._mine
 
 
 def _svg_body(svg: str, prefix: str) -> str:
@@ -388,6 +421,55 @@ class Scenarios:
         return path
 
 
+# --- the legend --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    """One line of a page's legend: a mark the diagrams draw
+    (evlogic.drawing.diagram.MARKS), its words and a sample of it."""
+
+    mark: str
+    words: str
+    sample: Markup
+
+
+def _mark_words(mark: str, explanations: list[Explanation]) -> str:
+    from evlogic.drawing.diagram import EXCEPTION_WORDS, LINK_WORDS
+
+    homes = sorted({e.score.home for e in explanations})
+    excluded = [x for e in explanations for x in e.excluded]
+    words = {
+        "home": f"Home ({homes[0]})" if len(homes) == 1 else "Home state",
+        "core": "Core: the home and two states that touch it and each other",
+        "region": "Your region, beyond the core",
+        "excluded": "One link only \u2014 excluded"
+        if excluded and all(len(x.links) == 1 for x in excluded)
+        else "Owned, not in your region",
+        "siege": "Opponent siege state: borders your home",
+        "opponent": "Opponent state",
+        "unclaimed": "Not in region (unclaimed)",
+        **{f"link-{kind}": words for kind, words in LINK_WORDS.items()},
+        "value-multiplied": "N\u00d7M: a swing state\u2019s EV, times the multiplier",
+    }
+    return words.get(mark) or EXCEPTION_WORDS[mark]
+
+
+def legend_entries(*scenarios: ScenarioView) -> list[LegendEntry]:
+    """``legend(s1, s2, ...)`` in a template: one legend for the diagrams
+    of these scenarios (their first players', as ``diagram()`` draws them),
+    naming every mark any of them draws and nothing else."""
+    from evlogic.drawing.diagram import MARKS, mark_sample
+
+    drawn = {mark for scenario in scenarios for mark in scenario.marks()}
+    explanations = [scenario._explanation() for scenario in scenarios]
+    return [
+        LegendEntry(mark, _mark_words(mark, explanations), Markup(mark_sample(mark)))
+        for mark in MARKS
+        if mark in drawn
+    ]
+
+
 # --- the page ----------------------------------------------------------------------------
 
 
@@ -421,9 +503,14 @@ def rulebook_page(
         "rules": rules_view(rules, game_end, against, against_end),
         "against": against.name if against is not None else None,
         "scenario": Scenarios(rules, against, template.parent),
+        "legend": legend_entries,
+        "identical": False,  # with against: nothing on the page differs
     }
     try:
-        return environment.get_template(template.name).render(context)
+        page = environment.get_template(template.name).render(context)
+        if against is not None and _MARKED.search(page) is None:
+            page = environment.get_template(template.name).render({**context, "identical": True})
+        return page
     except jinja2.TemplateSyntaxError as error:
         what = error.message or "syntax error"
         raise InputError(display_path(template), what, line=error.lineno) from None
@@ -431,6 +518,9 @@ def rulebook_page(
         line = _template_line(sys.exc_info()[2], template)
         raise InputError(display_path(template), _said(error), line=line) from None
 
+
+#: A mark the engine makes (a figure's or a diagram's: each has a title).
+_MARKED = re.compile(r"<mark [^>]*title=")
 
 _OWNERS: dict[type, str] = {
     PlayerView: "a scenario's player",
