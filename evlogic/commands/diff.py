@@ -29,9 +29,10 @@ none exists. The two searches run side by side and share the --timeout.
 Only positions that can happen under both rule sets are searched: at most
 either game end's number of states won, homes included.
 
-Exit status: 0 both searches proved the rule sets equivalent, 1 either
-found a difference, 3 a search is unknown and none found a difference,
-2 bad input."""
+Exit status: 0 both searches proved the rule sets equivalent, 1 a
+difference and both searches answered, 3 the time limit came before a
+search answered (the report shows it unknown, beside any difference
+already found), 2 bad input."""
 
 
 def register(commands: argparse._SubParsersAction) -> None:

@@ -53,11 +53,13 @@ class DiffResult:
     winner_diff: DiffSearch
 
     def exit_status(self) -> int:
-        """0: both proved equivalent; 1: either differs; 3: unknown, none differs."""
+        """0: both proved equivalent; 1: a difference, and each part
+        answered; 3: the time limit came before a part was answered (the
+        report still shows any difference found by then)."""
         results = {self.total_diff.result, self.winner_diff.result}
-        if "differs" in results:
-            return 1
-        return 3 if "unknown" in results else 0
+        if "unknown" in results:
+            return 3
+        return 1 if "differs" in results else 0
 
     def to_dict(self) -> dict[str, object]:
         return {
