@@ -267,6 +267,19 @@ class PageEnvironment(ImmutableSandboxedEnvironment):
             raise SecurityError("a template formats no text with %")
         return _bounded(super().call_binop(context, operator, left, right))
 
+    @staticmethod
+    def concat(pieces: Iterable[str]) -> str:
+        """What a macro, a caller or a ``{% set %}`` block writes, bounded
+        (so that no nesting multiplies it past :data:`MAX_VALUE`)."""
+        kept: list[str] = []
+        size = 0
+        for piece in pieces:
+            size += len(piece)
+            if size > MAX_VALUE:
+                raise _too_long()
+            kept.append(piece)
+        return "".join(kept)
+
     def concatenated(self, context: jinja2.runtime.Context, parts: tuple[Any, ...]) -> Any:
         """``a ~ b ~ ...``, bounded (a Markup when autoescaping)."""
         joined = markup_join(parts) if context.eval_ctx.autoescape else str_join(parts)
