@@ -19,9 +19,10 @@ the template's line, never a blank.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import jinja2
@@ -64,7 +65,7 @@ def _ordinal(number: int) -> str:
     return f"{number}{suffix}"
 
 
-def _and(items: list[str]) -> str:
+def _and(items: Sequence[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
@@ -80,6 +81,12 @@ class Figure:
     against: str | None = None
     form: str = "plain"
     names: Mapping[str, str] | None = None  # state id -> name, for .named
+
+    def __post_init__(self) -> None:
+        # plain values: a list is handed to a template as a tuple
+        for name in ("value", "other"):
+            if isinstance(getattr(self, name), list):
+                object.__setattr__(self, name, tuple(getattr(self, name)))
 
     def _as(self, form: str) -> Figure:
         return Figure(self.value, self.other, self.against, form, self.names)
@@ -121,7 +128,7 @@ class Figure:
     def _text(self, value: Any) -> str:
         if self.form == "named":
             names = self.names or {}
-            if isinstance(value, list):
+            if isinstance(value, (list, tuple)):
                 return _and([names.get(item, item) for item in value])
             return names.get(value, str(value))
         return FORMATS[self.form](value)
@@ -174,7 +181,7 @@ class RulesView:
     """The rule set's numbers, as the rules read them (RuleSet.program)."""
 
     name: Figure
-    tiers: list[tuple[Figure, Figure]]  # (region size, bonus), by size
+    tiers: tuple[tuple[Figure, Figure], ...]  # (region size, bonus), by size
     largest_tier: Figure
     siege_penalty: Figure
     links: Figure
@@ -191,7 +198,7 @@ def rules_view(rules: RuleSet, game_end: int, other: RuleSet | None, other_end: 
         return _figure(mine, theirs if other is not None else None, against)
 
     theirs = dict(other.tiers) if other is not None else {}
-    tiers = [(Figure(size), pair(bonus, theirs.get(size))) for size, bonus in rules.tiers]
+    tiers = tuple((Figure(size), pair(bonus, theirs.get(size))) for size, bonus in rules.tiers)
     largest = max(size for size, _ in rules.tiers)
     return RulesView(
         name=Figure(rules.name),
@@ -332,8 +339,8 @@ class ScenarioView:
     def you(self) -> PlayerView:
         return self.player()
 
-    def _names(self) -> dict[str, str]:
-        return {state.id: state.name for state in self._game.board.states.values()}
+    def _names(self) -> Mapping[str, str]:
+        return MappingProxyType({s.id: s.name for s in self._game.board.states.values()})
 
     def name_of(self, state: str) -> Figure:
         """A state's name on the board."""
