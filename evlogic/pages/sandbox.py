@@ -34,6 +34,7 @@ from typing import Any
 import jinja2
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame
+from jinja2.environment import TemplateModule
 from jinja2.nodes import EvalContext
 from jinja2.runtime import BlockReference, LoopContext, markup_join, str_join
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
@@ -251,6 +252,8 @@ class PageEnvironment(ImmutableSandboxedEnvironment):
             return attr in LOOP_ATTRIBUTES
         if isinstance(obj, BlockReference):
             return attr == "super"
+        if isinstance(obj, TemplateModule):  # {% import %}: its macros and {% set %}s
+            return attr in obj.__dict__
         for kind, names in self.placeholders.items():
             if isinstance(obj, kind):
                 return attr in names
@@ -329,6 +332,8 @@ def render(environment: PageEnvironment, template: Path, context: Mapping[str, A
     except RecursionError:
         where, line = _template_line(sys.exc_info()[2], loader.shown, shown)
         what = "the template recurses (a macro that calls itself, a file that includes itself)"
+        if line is None:  # while it was read
+            what = "the template recurses: its expressions nest too deeply"
         raise InputError(where, what, line=line) from None
     except TEMPLATE_ERRORS as error:
         where, line = _template_line(sys.exc_info()[2], loader.shown, shown)
