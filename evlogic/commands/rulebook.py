@@ -25,8 +25,10 @@ sentences a rule change touches.
   evlogic rulebook --rules my-rules.yaml --pdf scoring.pdf
 
 The page's words come from a Jinja2 template (docs/rulebook.md); pass your
-own with --template. A placeholder the solver cannot fill (an unknown
-scenario, a figure no report has) is an error naming the template's line."""
+own with --template: it is rendered in a sandbox, reaches its placeholders
+and the files beside it only, and the PDF loads nothing but the page. A
+placeholder the solver cannot fill (an unknown scenario, a figure no report
+has) is an error naming the template's line."""
 
 
 def register(commands: argparse._SubParsersAction) -> None:

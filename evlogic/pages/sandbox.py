@@ -245,6 +245,14 @@ class PageEnvironment(ImmutableSandboxedEnvironment):
         self.filters["sum"] = _sum
         self.placeholders = dict(placeholders)
 
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        _undefined(obj)
+        return super().getattr(obj, attribute)
+
+    def getitem(self, obj: Any, argument: Any) -> Any:
+        _undefined(obj)
+        return super().getitem(obj, argument)
+
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
         if not super().is_safe_attribute(obj, attr, value):
             return False
@@ -287,6 +295,14 @@ class PageEnvironment(ImmutableSandboxedEnvironment):
         """``a ~ b ~ ...``, bounded (a Markup when autoescaping)."""
         joined = markup_join(parts) if context.eval_ctx.autoescape else str_join(parts)
         return _bounded(joined)
+
+
+def _undefined(obj: Any) -> None:
+    """An undefined name's error (``'cycler' is undefined``) when a
+    template asks for anything of it."""
+    if isinstance(obj, jinja2.Undefined):
+        str(obj)  # (a StrictUndefined raises its UndefinedError)
+        raise jinja2.UndefinedError("undefined")
 
 
 def _filled(value: Any) -> Any:
