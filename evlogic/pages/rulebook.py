@@ -143,7 +143,7 @@ class Figure:
         text = escape(str(self) or "(none)" if self.differs else str(self))
         if not self.differs:
             return str(text)
-        theirs = self._text(self.other) if self.other is not None else "none"
+        theirs = (self._text(self.other) if self.other is not None else "") or "none"
         return str(Markup('<mark title="{}: {}">{}</mark>').format(self.against, theirs, text))
 
     # Templates compare figures with numbers (``{% if rules.links > 1 %}``).
@@ -305,6 +305,8 @@ _PLAYER_FIGURES: dict[str, Callable[[Explanation], Any]] = {
     "states": lambda e: [s for s in e.score.states if s != e.score.home],
     "owned": lambda e: [e.score.home, *(s for s in e.score.states if s != e.score.home)],
     "face_ev": lambda e: e.score.face_ev,
+    # face value a rule set's program gives from sources that are not states
+    "face_sources": lambda e: [f"{s.source} {s.value:+d}" for s in e.face_sources],
     "core": lambda e: list(e.score.core),
     "core_pair": lambda e: list(e.score.core[1:]),
     "region": lambda e: list(e.score.region),
