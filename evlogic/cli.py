@@ -103,6 +103,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if standalone:
         _ending()
         if limits.busy():
+            from evlogic.commands.output_file import remove_unfinished
+
+            remove_unfinished()  # what the given-up worker thread was writing
             limits.leave(status)
     return status
 
@@ -138,14 +141,16 @@ def _run(args: argparse.Namespace) -> int:
     from evlogic.asp.solver import SolverError
     from evlogic.commands.options import say
     from evlogic.limits import OutOfTime, call_before
+    from evlogic.signals import Terminated, terminate_raises
 
     timeout = getattr(args, "timeout", None) if args.bounded else None
     try:
-        if timeout is None:
-            code = args.run(args)
-        else:
-            code = call_before(time.monotonic() + timeout + GRACE, lambda: args.run(args))
-        sys.stdout.flush()  # a full disk shows here, not at exit
+        with terminate_raises():  # SIGTERM stops every command as Ctrl-C does
+            if timeout is None:
+                code = args.run(args)
+            else:
+                code = call_before(time.monotonic() + timeout + GRACE, lambda: args.run(args))
+            sys.stdout.flush()  # a full disk shows here, not at exit
         return code
     except OutOfTime:
         say(
@@ -176,6 +181,9 @@ def _run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         say("evlogic: interrupted")
         return 130
+    except Terminated:
+        say("evlogic: terminated")
+        return 143
 
 
 class _ClosedOutput(io.TextIOBase):
