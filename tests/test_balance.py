@@ -257,3 +257,33 @@ def test_ctrl_c_stops_with_130_and_writes_nothing_half(tmp_path):
     assert out == ""
     assert "Traceback" not in err
     assert list(tmp_path.iterdir()) == []
+
+
+# --- the time limit ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_past_its_timeout_balance_stops_with_3_and_writes_nothing(cli, tmp_path, jobs):
+    started = time.monotonic()
+    result = cli(
+        "balance",
+        "--board",
+        LAKELAND,
+        "--games",
+        "1000000",
+        "--jobs",
+        jobs,
+        "--timeout",
+        "1.5",
+        "--games-out",
+        tmp_path / "games.jsonl",
+        "--report",
+        tmp_path / "report.html",
+    )
+    assert time.monotonic() - started < 15  # 1.5 s, and the workers ended, on a busy machine
+    assert result.code == 3, result.err
+    assert result.out == ""
+    assert len(result.err.strip().splitlines()) == 1, result.err
+    assert "within 1.5 s" in result.err and "of 1,000,000 games played" in result.err
+    assert "Traceback" not in result.err
+    assert list(tmp_path.iterdir()) == []

@@ -175,3 +175,37 @@ def test_the_document_meets_its_schema(cli, tmp_path):
     from test_schemas import assert_valid
 
     assert_valid("tune", tune(cli, write(tmp_path, SPACE), "--games", "5"))
+
+
+def test_past_its_timeout_tune_stops_with_3_and_writes_nothing(cli, tmp_path):
+    """A budget far past what the time allows, over 1,000 candidates."""
+    space = {"extends": "standard", "search": {"siege_penalty": list(range(1000))}}
+    result = cli(
+        "tune",
+        write(tmp_path, space),
+        "--board",
+        LAKELAND,
+        "--players",
+        "2",
+        "--budget",
+        "100000",
+        "--timeout",
+        "3",
+        "-o",
+        tmp_path / "best.yaml",
+        "--report",
+        tmp_path / "tune.html",
+    )
+    assert result.code == 3, result.err
+    assert result.out == ""
+    assert len(result.err.strip().splitlines()) == 1, result.err
+    assert "within 3 s" in result.err and "games played" in result.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["space.yaml"]
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "soon"])
+def test_a_bad_check_timeout_names_check_timeout(cli, tmp_path, value):
+    result = cli("tune", write(tmp_path, SPACE), "--check-timeout", value)
+    assert result.code == 2
+    assert len(result.err.strip().splitlines()) == 1, result.err
+    assert result.err.startswith("evlogic: error: --check-timeout:"), result.err
