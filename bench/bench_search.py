@@ -10,8 +10,9 @@ bundled property and every bundled variant's diff against standard, players
 last column marks any answer not proved, a witness not proved smallest
 included), each row also on standard error as it comes.
 
-Run:  python bench/bench_search.py [--runs N] [--matrix] [--timeout S]
-The machine is shared: the load average is printed with the table.
+Run:  python bench/bench_search.py [--runs N] [--matrix] [--timeout S] [--busy N]
+The machine is shared: the load average is printed with the table; --busy N
+runs N busy loops beside the searches (a loaded machine).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -73,6 +75,10 @@ def run_user_check(usa, text: str, players: int, timeout: float) -> tuple[str, f
 
 TARGETS = (
     ("diff standard union-cores", lambda usa, t: run_diff(usa, "union-cores", 2, t), 10.0),
+    # the everyday diffs: well within the default 60 s on a busy machine (--busy 2)
+    ("diff standard gentle-siege", lambda usa, t: run_diff(usa, "gentle-siege", 2, t), 20.0),
+    ("diff standard open-region", lambda usa, t: run_diff(usa, "open-region", 2, t), 20.0),
+    ("diff standard flat-tiers", lambda usa, t: run_diff(usa, "flat-tiers", 2, t), 20.0),
     (
         "diff standard union-cores --players 4",
         lambda usa, t: run_diff(usa, "union-cores", 4, t),
@@ -98,9 +104,23 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--matrix", action="store_true")
+    parser.add_argument(
+        "--busy", type=int, default=0, help="busy loops running beside (a loaded machine)"
+    )
     args = parser.parse_args()
     usa = load_board(bundled_boards()["usa"])
-    load = f"load average {os.getloadavg()[0]:.1f} at the start"
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.busy)]
+    try:
+        targets(args, usa)
+    finally:
+        for process in busy:
+            process.kill()
+            process.wait()
+
+
+def targets(args: argparse.Namespace, usa) -> None:
+    busy = f", {args.busy} busy loops beside" if args.busy else ""
+    load = f"load average {os.getloadavg()[0]:.1f} at the start{busy}"
     table = [("case", "answers", "median s", "target", "")]
     for case, run, target in TARGETS:
         results = [run(usa, args.timeout) for _ in range(args.runs)]

@@ -54,8 +54,8 @@ def build_parser(only: str | None = None, others: bool = True) -> argparse.Argum
     )
     parser.add_argument("--version", action="version", version=f"evlogic {__version__}")
     # bounded: --timeout limits the whole command (not batch's per-chunk one);
-    # timeout_status: the exit status when it runs out (3: unknown, searches).
-    parser.set_defaults(bounded=False, timeout_status=2)
+    # timeout_status: the exit status when it runs out (3: a time limit).
+    parser.set_defaults(bounded=False, timeout_status=3)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in COMMANDS:
         if only is None or command.name == only:
@@ -78,7 +78,9 @@ def named_command(argv: Sequence[str]) -> str:
 
 
 #: Seconds past a command's --timeout before it is stopped: its own deadline
-#: comes first, this only catches work that cannot look at the clock.
+#: (``args.deadline``) comes first, this only catches work that cannot look
+#: at the clock; a command with an answer so far (evlogic/commands/answer.py)
+#: prints it then.
 GRACE = 0.4
 
 
@@ -139,22 +141,30 @@ def _ending() -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from evlogic.asp.solver import SolverError
+    from evlogic.commands.answer import Answer
     from evlogic.commands.options import say
     from evlogic.limits import OutOfTime, call_before
     from evlogic.signals import Terminated, terminate_raises
 
     timeout = getattr(args, "timeout", None) if args.bounded else None
+    args.answer = Answer()
     try:
         with terminate_raises():  # SIGTERM stops every command as Ctrl-C does
             if timeout is None:
                 code = args.run(args)
             else:
-                code = call_before(time.monotonic() + timeout + GRACE, lambda: args.run(args))
+                # one deadline: the command's own (its searches stop there), and
+                # the watchdog's, GRACE later, for a grounding that runs on
+                args.deadline = time.monotonic() + timeout
+                code = call_before(args.deadline + GRACE, lambda: args.run(args))
             sys.stdout.flush()  # a full disk shows here, not at exit
         return code
     except OutOfTime:
+        code = _answer_so_far(args)
+        if code is not None:
+            return code
         say(
-            f"evlogic: error: {args.command}: no answer within {timeout:g} s "
+            f"evlogic: error: {args.command}: no answer within {args.timeout:g} s "
             "(raise --timeout to give it longer)"
         )
         return args.timeout_status
@@ -184,6 +194,22 @@ def _run(args: argparse.Namespace) -> int:
     except Terminated:
         say("evlogic: terminated")
         return 143
+
+
+def _answer_so_far(args: argparse.Namespace) -> int | None:
+    """The command's answer so far printed, at its watchdog (its exit
+    status); None when it has none, or cannot give it (then one line)."""
+    from evlogic.commands.options import say
+
+    try:
+        code = args.answer.give_so_far()
+        sys.stdout.flush()
+    except InputError as error:  # the input, read only now, is bad: that first
+        say(f"evlogic: error: {error}")
+        return 2
+    except Exception:  # its answer so far failed: the line instead
+        return None
+    return code
 
 
 class _ClosedOutput(io.TextIOBase):

@@ -197,6 +197,7 @@ def test_tile_labels_read_on_every_colour_of_the_scales(scale):
 # --- in a browser ----------------------------------------------------------------------
 
 
+@pytest.mark.browser
 def test_chromium_shows_the_charts_offline(run):
     playwright = pytest.importorskip("playwright.sync_api")
     from test_web_browser import CHROMIUM_FLAGS, chromium_path

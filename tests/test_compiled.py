@@ -58,6 +58,7 @@ def batch_lines(lines: list[str], base: Path) -> list[dict]:
     return [json.loads(line) for line in out.getvalue().splitlines()]
 
 
+@pytest.mark.exhaustive
 @settings(
     max_examples=int(os.environ.get("EVLOGIC_DIFFERENTIAL_EXAMPLES", "150")),
     deadline=None,

@@ -36,6 +36,33 @@ def tiles(root: ET.Element) -> dict[str, str]:
     return found
 
 
+def label_lines(root: ET.Element) -> dict[str, list[str]]:
+    """Each tile's label, its lines: in a region diagram the labels lie
+    over the links (g.label[data-label]); the whole table keeps them in the
+    tiles."""
+    found = {
+        group.attrib["data-label"]: [t.text for t in group.iter(f"{SVG}text")]
+        for group in root.iter(f"{SVG}g")
+        if "data-label" in group.attrib
+    }
+    for tile in root.iter(f"{SVG}g"):
+        if "data-state" in tile.attrib and tile.attrib["data-state"] not in found:
+            found[tile.attrib["data-state"]] = [t.text for t in tile.iter(f"{SVG}text")]
+    return found
+
+
+def label_text(root: ET.Element, state: str) -> ET.Element:
+    """The first text element of ``state``'s label (its name)."""
+    for group in root.iter(f"{SVG}g"):
+        if group.attrib.get("data-label") == state or (
+            group.attrib.get("data-state") == state and group.find(f"{SVG}text") is not None
+        ):
+            text = group.find(f"{SVG}text")
+            assert text is not None
+            return text
+    raise AssertionError(f"no label for {state}")
+
+
 def legend(root: ET.Element) -> dict[str, str]:
     return {
         item.attrib["data-role"]: "".join(item.itertext()).strip()
@@ -74,7 +101,23 @@ def test_full_example_diagram(cli, tmp_path):
     for tile in root.iter(f"{SVG}g"):
         if "data-state" in tile.attrib:
             assert tile.find(f"{SVG}title") is not None
-            assert tile.find(f"{SVG}text").text == tile.attrib["data-state"]
+            assert label_text(root, tile.attrib["data-state"]).text == tile.attrib["data-state"]
+
+
+@pytest.mark.parametrize("scenario", sorted(p.stem for p in RULEBOOK.glob("*.yaml")))
+def test_the_legend_names_the_links_drawn(cli, scenario):
+    """Core, join and lone links each get a legend line when drawn, and
+    only then (a link is a line across a border, never a wall or bridge)."""
+    root = parse(
+        cli("diagram", RULEBOOK / f"{scenario}.yaml", "--player", "You", "--focus", "-o", "-").out
+    )
+    drawn = {e.attrib["data-link"] for e in root.iter() if "data-link" in e.attrib}
+    named = {
+        item.attrib["data-link-kind"]
+        for item in root.iter(f"{SVG}g")
+        if item.attrib.get("class") == "legend-link"
+    }
+    assert named == drawn and "core" in drawn
 
 
 def test_missouri_diagram_draws_the_lone_link_and_crops(cli):
@@ -220,11 +263,7 @@ def test_the_gallery_parses_its_arguments_like_every_command(tmp_path, monkeypat
 
 
 def tile_labels(root: ET.Element) -> dict[str, str]:
-    return {
-        tile.attrib["data-state"]: [t.text for t in tile.iter(f"{SVG}text")][1]
-        for tile in root.iter(f"{SVG}g")
-        if "data-state" in tile.attrib
-    }
+    return {state: lines[1] for state, lines in label_lines(root).items()}
 
 
 def test_tiles_say_what_the_state_scores_under_the_rule_set(cli, tmp_path):
@@ -275,7 +314,7 @@ def centres(root: ET.Element) -> dict[str, tuple[float, float]]:
     found = {}
     for tile in root.iter(f"{SVG}g"):
         if "data-state" in tile.attrib:
-            text = tile.find(f"{SVG}text")
+            text = label_text(root, tile.attrib["data-state"])
             found[tile.attrib["data-state"]] = (
                 float(text.attrib["x"]),
                 float(text.attrib["y"]) + 2,
@@ -534,7 +573,7 @@ def test_the_rulebook_four_clique_is_drawn_with_a_bridge(cli):
         for item in root.iter(f"{SVG}g")
         if item.attrib.get("class") == "legend-exception"
     )
-    assert "Dashed bridge: neighbours whose tiles do not touch" in legend_text
+    assert "Dotted bridge: neighbours whose tiles do not touch" in legend_text
 
 
 def test_the_whole_table_marks_swing_states_as_every_diagram_does(cli):

@@ -101,6 +101,21 @@ def _generator():
     return module
 
 
+def test_every_screenshot_shows_the_page_as_it_is_now():
+    """Each screenshot in docs/ has beside it the hash of the page it shows;
+    the page made now has that hash (regenerate with: python
+    docs/generate_screenshots.py)."""
+    spec = importlib.util.spec_from_file_location(
+        "generate_screenshots", DOCS / "generate_screenshots.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    shots = {path.name for path in DOCS.glob("*.png")}
+    assert shots == set(module.SCREENSHOTS)  # every screenshot has its script
+    for name, make in module.SCREENSHOTS.items():
+        assert module.stored_hash(name) == module.page_hash(make()), f"{name} is stale"
+
+
 def test_cli_page_holds_the_parsers_help():
     """Regenerate with: python docs/generate_cli.py"""
     page = (DOCS / "cli.md").read_text(encoding="utf-8")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -26,6 +27,8 @@ from evlogic.asp.solver import SCORING_RULES_ONE_SHOT, ground, rule_paths
 from evlogic.loading.boards import load_board
 from evlogic.loading.rulesets import load_rule_set
 from evlogic.reports.diff import diff
+
+pytestmark = pytest.mark.exhaustive
 
 STATES = "ABCDEFG"
 

@@ -990,7 +990,7 @@ def test_every_command_that_solves_or_lays_out_has_time_and_memory_limits(comman
 def test_the_board_layout_stops_at_its_time_limit(tmp_path):
     """A dense board written out in full (180 states, 10,800 borders: its
     layout takes seconds): board --format json stops at --timeout, one line,
-    exit 2."""
+    exit 3 (a time limit)."""
     parts = [[f"{part}{n}" for n in range(60)] for part in "ABC"]
     lines = ["states:"]
     for index, part in enumerate(parts):
@@ -1000,7 +1000,7 @@ def test_the_board_layout_stops_at_its_time_limit(tmp_path):
     result = run_subprocess(
         "board", "dense.yaml", "--format", "json", "--timeout", "0.2", cwd=tmp_path
     )
-    assert result.code == 2 and result.out == ""
+    assert result.code == 3 and result.out == ""
     assert (
         result.err
         == "evlogic: error: board: no answer within 0.2 s (raise --timeout to give it longer)\n"

@@ -72,6 +72,25 @@ def test_missouri_is_left_out_with_one_link(cli):
     assert "MO left out: touches only KY; needs 2" in text
 
 
+def test_a_program_that_adds_a_face_value_of_its_own_is_explained_and_drawn(cli, tmp_path):
+    """docs/formats.md's home-bonus program gives each home a face value of
+    source home_bonus (not a state): explain and diagram count it in the
+    total and draw each tile with its state's own value."""
+    (tmp_path / "home-bonus.lp").write_text("face_value(G, P, home_bonus, 5) :- home(G, P, _).\n")
+    (tmp_path / "home-bonus.yaml").write_text(
+        "name: home-bonus\nextends: standard\nprograms: [home-bonus.lp]\n"
+    )
+    game = RULEBOOK / "full-example.yaml"
+    rules = ("--rules", tmp_path / "home-bonus.yaml")
+    scored = cli("score", game, *rules, "--format", "json").json()["players"][0]
+    explained = cli("explain", game, "--player", "You", *rules, "--format", "json")
+    assert explained.code == 0, explained.err
+    assert explained.json()["total"] == scored["total"]
+    drawn = cli("diagram", game, "--player", "You", *rules, "-o", "-")
+    assert drawn.code == 0, drawn.err
+    assert ">KY</text>" in drawn.out and ">8</text>" in drawn.out
+
+
 def test_unknown_player_is_a_clear_error(cli):
     for command in ("explain", "diagram"):
         result = cli(command, RULEBOOK / "full-example.yaml", "--player", "Rivl")

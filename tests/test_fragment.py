@@ -369,6 +369,7 @@ def checked(
     return loaded, rules, result
 
 
+@pytest.mark.exhaustive
 @settings(
     max_examples=20,
     deadline=None,

@@ -77,7 +77,7 @@ def past_game(tmp_path: Path) -> Path:
     return path
 
 
-def test_score_explain_and_diagram_refuse_naming_the_boards_game_end(cli, past_game):
+def test_score_explain_diagram_and_facts_refuse_naming_the_boards_game_end(cli, past_game):
     board_line = (past_game.parent / "board.yaml").read_text().splitlines().index("game_end: 6")
     board_file = past_game.parent / "board.yaml"
     where = f"set by game_end of board 'eight' ({board_file}, line {board_line + 1})"
@@ -85,6 +85,8 @@ def test_score_explain_and_diagram_refuse_naming_the_boards_game_end(cli, past_g
         ("score", str(past_game)),
         ("explain", str(past_game), "--player", "P1"),
         ("diagram", str(past_game), "--player", "P1", "-o", str(past_game.parent / "d.svg")),
+        ("facts", str(past_game)),
+        ("facts", str(past_game), "--rules", "open-region"),
     ):
         message = one_line(cli(*args))
         assert f"{past_game}: players: {REFUSAL}" in message, message

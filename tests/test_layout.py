@@ -192,3 +192,55 @@ def test_a_broken_board_file_is_one_line(cli, tmp_path):
     bad.write_text("states:\n  A: {ev: 1, neighbors: [B]}\n")
     result = cli("layout", bad)
     assert result.code == 2 and len(result.err.splitlines()) == 1 and "'B'" in result.err
+
+
+@pytest.mark.parametrize("board", ["usa", "examples/lakeland/board.yaml"])
+def test_no_layout_by_the_time_limit_is_one_line_and_status_3(cli, monkeypatch, board):
+    """Every solve ends without a layout (as one cut short does) and the
+    deadline has passed: a time limit, exit 3, never bad input."""
+    from evlogic.drawing import relayout
+
+    monkeypatch.chdir(REPO)
+    monkeypatch.setattr(relayout._Solver, "solve", lambda self, until, assumed: None)
+    result = cli("layout", board, "--timeout", "0.001")
+    assert result.code == 3 and result.out == ""
+    assert result.err == (
+        "evlogic: error: layout: no answer within 0.001 s (raise --timeout to give it longer)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "dump",
+    [
+        {},  # yaml.safe_dump's default: block mappings, block lists ("- 1")
+        {"default_flow_style": None},  # lists in flow, mappings in block
+        {"default_flow_style": True},
+        {"indent": 4},
+    ],
+    ids=["block", "mixed", "flow", "indent-4"],
+)
+def test_any_yaml_form_of_the_cells_is_rewritten_and_loads(dump, tmp_path):
+    """``hex:`` as YAML writes it in any style: the cells are the new ones,
+    everything else as it was, and the file loads as a board."""
+    lakeland = REPO / "examples" / "lakeland" / "board.yaml"
+    document = yaml.safe_load(lakeland.read_text())
+    text = yaml.safe_dump(document, **dump)
+    cells = {state: (index, -index) for index, state in enumerate(sorted(document["states"]))}
+    written = yaml.safe_load(board_text_with_cells(text, cells))
+    for state, fields in document["states"].items():
+        assert written["states"][state] == {**fields, "hex": list(cells[state])}
+    assert {key: value for key, value in written.items() if key != "states"} == {
+        key: value for key, value in document.items() if key != "states"
+    }
+    source = tmp_path / "board.yaml"
+    source.write_text(board_text_with_cells(text, cells))
+    assert load_board(source).states.keys() == document["states"].keys()
+
+
+def test_layout_writes_a_board_yaml_dumped(cli, tmp_path):
+    lakeland = REPO / "examples" / "lakeland" / "board.yaml"
+    source, out = tmp_path / "dumped.yaml", tmp_path / "out.yaml"
+    source.write_text(yaml.safe_dump(yaml.safe_load(lakeland.read_text())))
+    result = cli("layout", source, "-o", out, "--timeout", "10")
+    assert result.code == 0, result.err
+    assert load_board(out).states.keys() == load_board(source).states.keys()

@@ -68,6 +68,7 @@ def score_at_once(games: list[Game]) -> dict[tuple[int, int], evlogic.ScoreRepor
     return found
 
 
+@pytest.mark.exhaustive
 def test_scoring_from_eight_threads_gives_what_one_thread_gives():
     usa = evlogic.load_board(bundled_boards()["usa"])
     for round_ in range(ROUNDS):

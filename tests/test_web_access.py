@@ -29,6 +29,8 @@ from test_web_browser import server as server  # the fixture, shared
 
 from conftest import REPO, RULEBOOK, run_subprocess
 
+pytestmark = pytest.mark.browser
+
 playwright = pytest.importorskip("playwright.sync_api")
 axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
 

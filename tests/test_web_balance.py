@@ -206,6 +206,7 @@ def test_an_unknown_run_is_404_and_a_wrong_method_405(client):
 # --- the panel, in a browser -------------------------------------------------------------
 
 
+@pytest.mark.browser
 def test_the_panel_runs_a_balance_and_shows_its_charts(server):  # noqa: F811 (the fixture)
     playwright = pytest.importorskip("playwright.sync_api")
     from test_web_browser import CHROMIUM_FLAGS, chromium_path, settle

@@ -23,6 +23,8 @@ from conftest import REPO, RULEBOOK, run_subprocess
 from evlogic.loading.games import load_game_text
 from evlogic.reports.score import score_game
 
+pytestmark = pytest.mark.browser
+
 playwright = pytest.importorskip("playwright.sync_api")
 
 ARTIFACTS = REPO / "build" / "test-artifacts"

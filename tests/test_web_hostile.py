@@ -271,8 +271,9 @@ def test_heavy_requests_leave_a_worker_to_small_ones(server):
         thread.join()
     first = answered.index(("small", 200))
     assert answered[:first] == [("dense", 429)]  # the small one before any dense answer
-    dense_statuses = sorted(status for what, status in answered if what == "dense")
-    assert dense_statuses[-1:] == [429] and set(dense_statuses[:-1]) <= {200, 503}
+    dense_statuses = [status for what, status in answered if what == "dense"]
+    assert dense_statuses.count(429) == 1  # the fifth
+    assert set(dense_statuses) - {429} <= {200, 503}  # 503: out of time on a busy machine
 
 
 @pytest.fixture(scope="module")

@@ -121,6 +121,7 @@ PREDICATES: dict[Predicate, Name] = {
     ("excluded_needs", 4): Name(STEP),
     ("face_ev", 3): Name(FIGURE, seat=1, loads="scoring/totals.lp", scoring=True),
     ("face_outscored", 2): Name(STEP),
+    ("face_source", 4): Name(STEP),
     ("face_value", 4): Name(FIGURE, seat=1, scoring=True),
     ("face_winner", 2): Name(STEP),
     ("final", 1): Name(WHOLE, far=True, scoring=True),

@@ -58,6 +58,7 @@ EXPLAIN_RULES: tuple[str, ...] = (
     "explain/what_if.lp",
     "explain/roles.lp",
     "explain/tile_value.lp",
+    "explain/sources.lp",
 )
 
 

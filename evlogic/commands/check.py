@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from evlogic.commands import add_command
 from evlogic.commands.options import (
@@ -14,7 +15,12 @@ from evlogic.commands.options import (
     whole,
     write_output,
 )
-from evlogic.loading.rulesets import load_rule_set
+from evlogic.loading.boards import Board
+from evlogic.loading.rulesets import RuleSet, load_rule_set
+
+if TYPE_CHECKING:
+    from evlogic.asp.search import Watch
+    from evlogic.reports.check import CheckResult
 from evlogic.resources import bundled_properties
 
 HELP = """\
@@ -60,11 +66,51 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.reports.check import check
-    from evlogic.reports.render import check_to_json, check_to_text
+    # The answer so far is there before anything slow (imports included):
+    # a watchdog that fires at any moment prints a report.
+    started = args.deadline - args.timeout
+    inputs: list[tuple[Board, RuleSet]] = []
+    watches: list[Watch] = []
 
-    board = board_argument(args.board)
-    rules = rules_override(args) or load_rule_set("standard")
+    def read() -> tuple[Board, RuleSet]:
+        if inputs:
+            return inputs[0]
+        board = board_argument(args.board)
+        return board, rules_override(args) or load_rule_set("standard")
+
+    def show(result: CheckResult) -> int:
+        from evlogic.reports.render import check_to_json, check_to_text
+
+        write_output(args.format, result, check_to_json, check_to_text)
+        return result.exit_status()
+
+    def so_far() -> int:
+        from evlogic.asp.search import Watch
+        from evlogic.reports.check import check_so_far
+
+        board, rules = read()
+        watch = watches[0] if watches else Watch()
+        return show(
+            check_so_far(
+                args.property,
+                board,
+                args.board,
+                rules,
+                args.rules or "standard",
+                args.players,
+                args.max_states,
+                watch,
+                started,
+            )
+        )
+
+    args.answer.so_far = so_far
+    from evlogic.asp.search import Watch
+    from evlogic.reports.check import check
+
+    watches.append(Watch())
+    inputs.append(read())
+    board, rules = inputs[0]
     result = check(
         args.property,
         board,
@@ -74,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
         players=args.players,
         max_states=args.max_states,
         timeout=args.timeout,
+        deadline=args.deadline,
+        watch=watches[0],
     )
-    write_output(args.format, result, check_to_json, check_to_text)
-    return result.exit_status()
+    return args.answer.give(lambda: show(result))

@@ -21,17 +21,19 @@ HELP = """\
 Draw one player's position as a hex map, one tile per state, coloured by
 role: home, core, region (joined after the core), excluded (owned, not in
 the region), siege (opponent-held neighbour of the home), opponent,
-unclaimed. Lines show the core triangle, the links that admitted each
-joining state and the one link of an excluded state. A legend and the
+unclaimed. Lines across the borders, from label to label, show the core
+triangle, the links that admitted each joining state and the one link of
+an excluded state. A legend and the
 bonus arithmetic sit underneath. Tiles are placed by the board's hex: [q, r]
 coordinates, or by a computed layout when the board has none. A tile shows
 what its state scores to whoever holds it under the rule set ("16×2" when
 the score multiplies the EV). Where tiles and borders disagree, the
-picture says so: a dashed bridge joins neighbours whose tiles do not touch
-(it runs along tile edges, clear of every label, and a link between such
-tiles runs along it), a wall (a thick line with a white core) separates
-touching tiles that are not neighbours; so every touching without a wall
-is a border. evlogic layout re-lays a board with as few of both as it can.
+picture says so: a dotted bridge (dark beads on a white band) joins
+neighbours whose tiles do not touch (it runs along tile edges, clear of
+every label, and a link between such tiles runs along it), a wall (a black
+zig-zag along the edge) separates touching tiles that are not neighbours;
+so every touching without a wall is a border. evlogic layout re-lays a
+board with as few of both as it can.
 
 With --all instead of --player: every player at once, each player's states
 in their colour and pattern, homes marked (a white inner ring and ⌂),

@@ -44,9 +44,14 @@ def run(args: argparse.Namespace) -> int:
     from evlogic.asp.facts import game_facts
     from evlogic.errors import escaped
     from evlogic.loading.games import checked_game
+    from evlogic.reports.score import score_game
     from evlogic.resources import display_path, rules_dir
 
     game = checked_game(read_game(args.game, rules_override(args)))
+    # The facts of a position score accepts, and only those: the rules say
+    # whether the position is past its game end (past_game_end/1 of
+    # rules/scoring/position.lp), which scoring it decides.
+    score_game(game)
     command = ["evlogic", "facts", *([args.game] if args.game else [])]
     command += ["--rules", args.rules] if args.rules is not None else []
     clingo = ["clingo", display_path(rules_dir() / "score.lp"), "-"]

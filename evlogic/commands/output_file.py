@@ -142,3 +142,24 @@ def _named(name: str, action: Callable[[], Result]) -> Result:
     except OSError as error:
         error.filename = name
         raise
+
+
+def check_writable(name: str) -> None:
+    """Raises the InputError :func:`output_file` would raise for ``name``
+    (no folder, a folder that cannot be written, a directory), before a
+    command does its work: a file beside the target is made and removed at
+    once.  A target that is not a regular file is only checked for being a
+    directory (opening a named pipe would wait for its reader)."""
+    target = os.path.realpath(name)
+    try:
+        mode = os.stat(target).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise InputError(name, "cannot write: Is a directory")
+    if mode is not None and not stat.S_ISREG(mode):
+        return
+    temporary, stream = _opened(name, lambda: _create_beside(target))
+    stream.close()
+    with suppress(OSError):
+        os.unlink(temporary)

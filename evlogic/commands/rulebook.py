@@ -4,6 +4,7 @@ number and diagram from the solver."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -24,8 +25,10 @@ sentences a rule change touches.
   evlogic rulebook --rules my-rules.yaml --pdf scoring.pdf
 
 The page's words come from a Jinja2 template (docs/rulebook.md); pass your
-own with --template. A placeholder the solver cannot fill (an unknown
-scenario, a figure no report has) is an error naming the template's line."""
+own with --template: it is rendered in a sandbox, reaches its placeholders
+and the files beside it only, and the PDF loads nothing but the page. A
+placeholder the solver cannot fill (an unknown scenario, a figure no report
+has) is an error naming the template's line."""
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -56,9 +59,10 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from evlogic.commands.options import board_argument
-    from evlogic.commands.output_file import open_output
+    from evlogic.commands.output_file import check_writable, open_output, output_file
     from evlogic.errors import InputError
     from evlogic.loading.rulesets import load_rule_set
+    from evlogic.pages.pdf import browser, print_pdf
     from evlogic.pages.rulebook import TEMPLATE, rulebook_page
 
     rules = load_rule_set(args.rules, Path.cwd())
@@ -67,22 +71,33 @@ def run(args: argparse.Namespace) -> int:
     template = Path(args.template) if args.template else TEMPLATE
     if not template.is_file():
         raise InputError("--template", f"no file {args.template!r}")
+    if (
+        args.pdf
+        and args.output != "-"
+        and os.path.realpath(args.pdf) == os.path.realpath(args.output)
+    ):
+        raise InputError("--pdf", "is the -o file too: name two files")
 
     def end(of: object) -> int:
         game_end = getattr(of, "game_end", None)
         return board.game_end if game_end is None else int(game_end)
 
+    # Every output is checked before the page is made, and written only when
+    # everything is made: a path that cannot be written fails first, and a
+    # failure leaves nothing written (standard output included).
+    for output in (args.output, args.pdf):
+        if output and output != "-":
+            check_writable(output)
+    if args.pdf:
+        browser()
     page = rulebook_page(rules, end(rules), template, against, end(against) if against else 0)
+    if args.pdf:
+        printed = print_pdf(page)
+        with output_file(args.pdf) as pdf:
+            pdf.write(printed)
     if args.output == "-":
         sys.stdout.write(page)
     else:
         with open_output(args.output) as out:
             out.write(page)
-    if args.pdf:
-        from evlogic.commands.output_file import output_file
-        from evlogic.pages.pdf import print_pdf
-
-        printed = print_pdf(page)  # printed first: a failed print leaves the file as it was
-        with output_file(args.pdf) as pdf:
-            pdf.write(printed)
     return 0

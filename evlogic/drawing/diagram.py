@@ -10,7 +10,7 @@ import heapq
 import itertools
 import math
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from evlogic.drawing.layout import Cell, around, board_layout, distance
 from evlogic.loading.boards import Board
@@ -20,6 +20,8 @@ from evlogic.reports.explain import ROLES, Explanation, explain_game
 RADIUS = 30.0
 MARGIN = 24.0
 LEGEND_ROW = 22.0
+#: The margin around a bare map (``legend=False``).
+BARE_MARGIN = 8.0
 
 # Okabe-Ito colours (safe for colour-blind readers); the two pairs that are
 # close in grey (core/siege, region/excluded) also differ by pattern.
@@ -32,11 +34,24 @@ STYLE: dict[str, tuple[str, str, str | None]] = {  # fill, text, pattern
     "opponent": ("#9a9a9a", "#000000", None),
     "unclaimed": ("#f2f2f2", "#333333", None),
 }
+#: A link crosses the border it stands for, centre towards centre, on a white
+#: casing (it reads on the dark home tile); a wall lies along an edge and is
+#: zig-zag, so the two never look alike.
 LINK_STYLE = {
-    "core": {"stroke": "#000000", "stroke-width": "3.5"},
-    "join": {"stroke": "#333333", "stroke-width": "2.5"},
-    "lone": {"stroke": "#7a0000", "stroke-width": "2.5", "stroke-dasharray": "6 4"},
+    "core": {"stroke": "#000000", "stroke-width": "4"},
+    "join": {"stroke": "#444444", "stroke-width": "2.5"},
+    "lone": {"stroke": "#7a0000", "stroke-width": "2.5", "stroke-dasharray": "5 3"},
 }
+LINK_CASING = {"stroke": "#ffffff", "stroke-linecap": "round", "stroke-linejoin": "round"}
+#: What each kind of link is, as a legend says it.
+LINK_WORDS = {
+    "core": "Core link: a border inside the core",
+    "join": "Join link: a border that let a state join",
+    "lone": "Lone link: an excluded state's one border",
+}
+#: How far a link between touching tiles stops short of each centre (it
+#: runs under the label, whose rim of the tile's colour keeps it clear).
+LINK_TRIM = 0.3
 
 
 def legend_label(role: str, explanation: Explanation) -> str:
@@ -175,7 +190,7 @@ def route(
     A bridge (:func:`bridge_routes`) takes such a path too."""
     a, b = _centre(start), _centre(end)
     if distance(start, end) == 1:
-        x1, y1, x2, y2 = _trimmed(a, b, RADIUS * 0.55)
+        x1, y1, x2, y2 = _trimmed(a, b, RADIUS * LINK_TRIM)
         return [(x1, y1), (x2, y2)]
     return _Lattice([*cells, start, end]).path(start, end)
 
@@ -309,28 +324,49 @@ def _terminal(centre: tuple[float, float], corner: tuple[float, float]) -> tuple
 #: every border in the picture is a border of the board and every touching
 #: without a wall is one.
 EXCEPTION_WORDS = {
-    "bridge": "Dashed bridge: neighbours whose tiles do not touch",
+    "bridge": "Dotted bridge: neighbours whose tiles do not touch",
     "wall": "Wall: the tiles touch, the states are not neighbours",
 }
-#: A bridge: a dark dashed line on a white casing (it reads on dark tiles
-#: and apart from tile outlines), a dot at each end.
+#: A bridge: a chain of dark beads on a broad white band, a ring at each
+#: end; nothing else in a diagram is dotted or white-banded, so it never
+#: reads as a tile's outline though it runs along tile edges.
 BRIDGE_STYLE = {
     "stroke": "#222222",
-    "stroke-width": "2.5",
-    "stroke-dasharray": "5 3",
+    "stroke-width": "3.4",
+    "stroke-dasharray": "0 6",
+    "stroke-linecap": "round",
     "stroke-linejoin": "round",
     "fill": "none",
 }
 BRIDGE_CASING = {
     "stroke": "#ffffff",
-    "stroke-width": "5.5",
+    "stroke-width": "7",
     "stroke-linejoin": "round",
     "stroke-linecap": "round",
     "fill": "none",
 }
-BRIDGE_END = {"r": "3.5", "fill": "#222222", "stroke": "#ffffff", "stroke-width": "1.5"}
-#: A wall: a thick black line with a white core (no outline or link has one).
-WALL_STYLE = (("#000000", "7"), ("#ffffff", "2.5"))
+BRIDGE_END = {"r": "4", "fill": "#ffffff", "stroke": "#222222", "stroke-width": "2.2"}
+#: A wall: a black zig-zag on a white band, the whole length of the edge
+#: (no outline, link or bridge zig-zags).
+WALL_STYLE = (("#ffffff", "6"), ("#000000", "2.2"))
+WALL_TOOTH = 7.0  # a tooth's length along the wall
+WALL_AMPLITUDE = 3.2
+
+
+def _zigzag(x1: float, y1: float, x2: float, y2: float) -> str:
+    """The points of a wall from (x1, y1) to (x2, y2): a zig-zag across it."""
+    dx, dy = x2 - x1, y2 - y1
+    length = math.hypot(dx, dy) or 1.0
+    nx, ny = -dy / length, dx / length
+    teeth = max(2, round(length / WALL_TOOTH))
+    points = [(x1, y1)]
+    for tooth in range(1, 2 * teeth):
+        side = WALL_AMPLITUDE if tooth % 2 else -WALL_AMPLITUDE
+        t = tooth / (2 * teeth)
+        points.append((x1 + dx * t + nx * side, y1 + dy * t + ny * side))
+    points.append((x2, y2))
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+
 
 Pair = tuple[str, str]
 
@@ -364,23 +400,36 @@ def draw_exceptions(
     cells: dict[str, Cell],
     routes: dict[Pair, list[tuple[float, float]]],
     walls: list[Pair],
+    between: Callable[[], None] | None = None,
 ) -> None:
     """Walls on their shared edges, then bridges along their routes
-    (:func:`bridge_routes`), each ending in a dot inside its two tiles."""
-    group = ET.SubElement(svg, "g", {"class": "walls", "stroke-linecap": "butt"})
+    (:func:`bridge_routes`), each ending in a ring inside its two tiles;
+    ``between`` draws what runs along a bridge (its link): above the
+    bridge's white band, under its beads."""
+    group = ET.SubElement(svg, "g", {"class": "walls", "fill": "none"})
     for a, b in walls:
         shared = {_key(c): c for c in _corners(*_centre(cells[a]))}
         ends = [c for c in _corners(*_centre(cells[b])) if _key(c) in shared]
-        x1, y1, x2, y2 = _trimmed(ends[0], ends[1], 3.0)
+        x1, y1, x2, y2 = _trimmed(ends[0], ends[1], 1.5)
         wall = ET.SubElement(group, "g", {"class": "wall", "data-wall": f"{a} {b}"})
         ET.SubElement(wall, "title").text = (
             f"{board.states[a].name} and {board.states[b].name}: "
             "the tiles touch, but the states are not neighbours"
         )
+        zigzag = _zigzag(x1, y1, x2, y2)
         for colour, width in WALL_STYLE:
-            place = {"x1": f"{x1:.1f}", "y1": f"{y1:.1f}", "x2": f"{x2:.1f}", "y2": f"{y2:.1f}"}
-            ET.SubElement(wall, "line", {**place, "stroke": colour, "stroke-width": width})
+            ET.SubElement(
+                wall,
+                "polyline",
+                {
+                    "points": zigzag,
+                    "stroke": colour,
+                    "stroke-width": width,
+                    "stroke-linejoin": "miter",
+                },
+            )
     group = ET.SubElement(svg, "g", {"class": "bridges", "fill": "none"})
+    beads: list[tuple[dict[str, str], list[tuple[float, float]]]] = []
     for (a, b), points in routes.items():
         bridge = ET.SubElement(group, "g", {"class": "bridge", "data-bridge": f"{a} {b}"})
         ET.SubElement(bridge, "title").text = (
@@ -389,17 +438,27 @@ def draw_exceptions(
         )
         line = {"points": " ".join(f"{x:.1f},{y:.1f}" for x, y in points)}
         ET.SubElement(bridge, "polyline", {**line, **BRIDGE_CASING})
-        ET.SubElement(bridge, "polyline", {**line, **BRIDGE_STYLE})
+        beads.append((line, points))
+    if between is not None:
+        between()
+    for (a, b), (line, points) in zip(routes, beads, strict=True):
+        top = ET.SubElement(svg, "g", {"class": "bridge-beads", "data-of": f"{a} {b}"})
+        ET.SubElement(top, "polyline", {**line, **BRIDGE_STYLE})
         for x, y in (points[0], points[-1]):
-            ET.SubElement(bridge, "circle", {"cx": f"{x:.1f}", "cy": f"{y:.1f}", **BRIDGE_END})
+            ET.SubElement(top, "circle", {"cx": f"{x:.1f}", "cy": f"{y:.1f}", **BRIDGE_END})
 
 
 def exception_sample(parent: ET.Element, kind: str, x: float, y: float) -> None:
     """A legend's 16-unit sample of a bridge or a wall, its top left at (x, y)."""
     ends = {"x1": f"{x:.1f}", "y1": f"{y + 8:.1f}", "x2": f"{x + 16:.1f}", "y2": f"{y + 8:.1f}"}
     if kind == "wall":
+        points = _zigzag(x, y + 8, x + 16, y + 8)
         for colour, width in WALL_STYLE:
-            ET.SubElement(parent, "line", {**ends, "stroke": colour, "stroke-width": width})
+            ET.SubElement(
+                parent,
+                "polyline",
+                {"points": points, "stroke": colour, "stroke-width": width, "fill": "none"},
+            )
         return
     ET.SubElement(parent, "line", {**ends, **BRIDGE_CASING})
     ET.SubElement(parent, "line", {**ends, **BRIDGE_STYLE})
@@ -407,14 +466,44 @@ def exception_sample(parent: ET.Element, kind: str, x: float, y: float) -> None:
         ET.SubElement(parent, "circle", {"cx": f"{end:.1f}", "cy": f"{y + 8:.1f}", **BRIDGE_END})
 
 
-def _tile_text(tile: ET.Element, x: float, y: float, ink: str, name: str, value: str) -> None:
-    """A tile's two lines: its name (bold) and its value underneath."""
+def link_sample(parent: ET.Element, kind: str, x: float, y: float) -> None:
+    """A legend's 18-unit sample of a link, its top left at (x, y)."""
+    style = LINK_STYLE[kind]
+    place = {
+        "x1": f"{x + 1:.1f}",
+        "y1": f"{y + 8:.1f}",
+        "x2": f"{x + 17:.1f}",
+        "y2": f"{y + 8:.1f}",
+        "stroke-linecap": "round",
+    }
+    casing = {**LINK_CASING, "stroke-width": f"{float(style['stroke-width']) + 3:g}"}
+    ET.SubElement(parent, "line", {**place, **casing})
+    ET.SubElement(parent, "line", {**place, **style})
+
+
+def _tile_text(
+    tile: ET.Element,
+    x: float,
+    y: float,
+    ink: str,
+    name: str,
+    value: str,
+    halo: str | None = None,
+) -> None:
+    """A tile's two lines: its name (bold) and its value underneath;
+    ``halo``: a rim of the tile's colour round the letters, so lines
+    drawn under the label stop short of it."""
+    rim = (
+        {"stroke": halo, "stroke-width": "3", "stroke-linejoin": "round", "paint-order": "stroke"}
+        if halo
+        else {}
+    )
     for line, dy, style in (
         (name, -2, {"font-size": "13", "font-weight": "bold"}),
         (value, 13, {"font-size": "10"}),
     ):
         place = {"x": f"{x:.1f}", "y": f"{y + dy:.1f}", "fill": ink, "text-anchor": "middle"}
-        ET.SubElement(tile, "text", {**place, **style}).text = line
+        ET.SubElement(tile, "text", {**place, **style, **rim}).text = line
 
 
 def _svg_root(left: float, top: float, width: float, height: float) -> ET.Element:
@@ -455,8 +544,13 @@ def tile_label(state: str, worth: dict[str, tuple[int, int]], board: Board) -> s
     return str(value) if multiplier == 1 else f"{board.states[state].ev}×{multiplier}"
 
 
-def render_svg(explanation: Explanation, board: Board, focus: bool = False) -> str:
-    """The diagram as SVG text (deterministic: same input, same bytes)."""
+def render_svg(
+    explanation: Explanation, board: Board, focus: bool = False, legend: bool = True
+) -> str:
+    """The diagram as SVG text (deterministic: same input, same bytes).
+    ``legend=False``: the map alone (no heading, legend or caption), for a
+    page that has one legend for all its diagrams (:func:`marks_of` says
+    what the map draws)."""
     cells = board_layout(board)
     score = explanation.score
     shown = sorted(board.states)
@@ -466,15 +560,16 @@ def render_svg(explanation: Explanation, board: Board, focus: bool = False) -> s
     centres = {state: _centre(cells[state]) for state in shown}
     xs = [x for x, _ in centres.values()]
     ys = [y for _, y in centres.values()]
-    map_width = max(xs) - min(xs) + 2 * (RADIUS + MARGIN)
-    width = max(map_width, 340.0)
+    margin = MARGIN if legend else BARE_MARGIN
+    map_width = max(xs) - min(xs) + 2 * (RADIUS + margin)
+    width = max(map_width, 340.0) if legend else map_width
     title = (
         f"{explanation.player}: {score.total} EV "
         f"({score.face_ev} face {score.net_bonus:+d} net bonus)"
     )
-    title_lines = _wrap(title, width - 2 * MARGIN, 15)
-    left = min(xs) - RADIUS - MARGIN - (width - map_width) / 2
-    top = min(ys) - RADIUS - MARGIN - 8 - 20 * len(title_lines)
+    title_lines = _wrap(title, width - 2 * MARGIN, 15) if legend else []
+    left = min(xs) - RADIUS - margin - (width - map_width) / 2
+    top = min(ys) - RADIUS - margin - (8 + 20 * len(title_lines) if legend else 0)
     present = [role for role in ROLES if role in {explanation.roles[s] for s in shown}]
     multiplied = sorted(s for s in shown if explanation.worth.get(s, (0, 1))[1] != 1)
     swing_homes = sorted(
@@ -485,14 +580,24 @@ def render_svg(explanation: Explanation, board: Board, focus: bool = False) -> s
         and explanation.worth.get(s) is not None
         and s in _homes(explanation)
     )
-    notes = value_notes(explanation.worth, board, multiplied, swing_homes)
+    notes = value_notes(explanation.worth, board, multiplied, swing_homes) if legend else []
     bridges, walls = exceptions(board, cells, shown)
     kinds = [kind for kind, pairs in (("bridge", bridges), ("wall", walls)) if pairs]
     words = caption(explanation)
-    caption_lines = _wrap(words, width - 2 * MARGIN, 14)
-    legend_top = max(ys) + RADIUS + MARGIN
-    rows = len(present) + len(kinds) + len(notes)
-    height = legend_top - top + LEGEND_ROW * rows + 20 * len(caption_lines) + MARGIN + 8
+    caption_lines = _wrap(words, width - 2 * MARGIN, 14) if legend else []
+    legend_top = max(ys) + RADIUS + margin
+    link_kinds = [
+        kind
+        for kind in LINK_STYLE
+        if any(
+            link.kind == kind and link.start in centres and link.end in centres
+            for link in explanation.links
+        )
+    ]
+    rows = len(present) + len(link_kinds) + len(kinds) + len(notes) if legend else 0
+    height = legend_top - top
+    if legend:
+        height += LEGEND_ROW * rows + 20 * len(caption_lines) + MARGIN + 8
 
     svg = _svg_root(left, top, width, height)
     ET.SubElement(
@@ -537,15 +642,20 @@ def render_svg(explanation: Explanation, board: Board, focus: bool = False) -> s
                 "stroke-width": "1",
             },
         )
-        _tile_text(tile, x, y, STYLE[role][1], state, tile_label(state, explanation.worth, board))
+        if "×" in tile_label(state, explanation.worth, board):
+            tile.set("data-value", "multiplied")
 
     shown_cells = {state: cells[state] for state in shown}
     routes = bridge_routes(shown_cells, bridges, walls)
-    draw_exceptions(svg, board, shown_cells, routes, walls)
-    lines = ET.SubElement(svg, "g", {"class": "links", "fill": "none", "stroke-linecap": "round"})
     drawn = list(shown_cells.values())
-    for link in explanation.links:
-        if link.start in centres and link.end in centres:
+
+    def draw_links() -> None:
+        lines = ET.SubElement(
+            svg, "g", {"class": "links", "fill": "none", "stroke-linecap": "round"}
+        )
+        for link in explanation.links:
+            if link.start not in centres or link.end not in centres:
+                continue
             points = _along(routes, link.start, link.end) or route(
                 cells[link.start], cells[link.end], drawn
             )
@@ -553,20 +663,40 @@ def render_svg(explanation: Explanation, board: Board, focus: bool = False) -> s
                 "class": f"link {link.kind}",
                 "data-from": link.start,
                 "data-to": link.end,
+                "data-link": link.kind,
             }
+            style = LINK_STYLE[link.kind]
+            casing = {**LINK_CASING, "stroke-width": f"{float(style['stroke-width']) + 3:g}"}
             if len(points) == 2:
                 (x1, y1), (x2, y2) = points
-                attributes.update(x1=f"{x1:.1f}", y1=f"{y1:.1f}", x2=f"{x2:.1f}", y2=f"{y2:.1f}")
-                ET.SubElement(lines, "line", {**attributes, **LINK_STYLE[link.kind]})
+                place = {"x1": f"{x1:.1f}", "y1": f"{y1:.1f}", "x2": f"{x2:.1f}", "y2": f"{y2:.1f}"}
+                ET.SubElement(lines, "line", {**place, **casing})
+                ET.SubElement(lines, "line", {**attributes, **place, **style})
             else:
-                attributes["points"] = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
-                attributes["stroke-linejoin"] = "round"
-                ET.SubElement(lines, "polyline", {**attributes, **LINK_STYLE[link.kind]})
+                line = {
+                    "points": " ".join(f"{px:.1f},{py:.1f}" for px, py in points),
+                    "stroke-linejoin": "round",
+                }
+                ET.SubElement(lines, "polyline", {**attributes, **line, **style})
 
-    legend = ET.SubElement(svg, "g", {"class": "legend", "font-size": "12"})
+    draw_exceptions(svg, board, shown_cells, routes, walls, between=draw_links)
+    # The labels last, over the links that run from centre to centre.
+    # (a click on a label is a click on its tile: the serve page's tiles are buttons)
+    labels = ET.SubElement(svg, "g", {"class": "labels", "pointer-events": "none"})
+    for state in shown:
+        role = explanation.roles[state]
+        x, y = centres[state]
+        label = ET.SubElement(labels, "g", {"class": "label", "data-label": state})
+        words = tile_label(state, explanation.worth, board)
+        _tile_text(label, x, y, STYLE[role][1], state, words, halo=STYLE[role][0])
+    if not legend:
+        ET.indent(svg)
+        return ET.tostring(svg, encoding="unicode") + "\n"
+
+    key = ET.SubElement(svg, "g", {"class": "legend", "font-size": "12"})
     for row, role in enumerate(present):
         y = legend_top + row * LEGEND_ROW
-        item = ET.SubElement(legend, "g", {"class": "legend-item", "data-role": role})
+        item = ET.SubElement(key, "g", {"class": "legend-item", "data-role": role})
         ET.SubElement(
             item,
             "rect",
@@ -580,17 +710,24 @@ def render_svg(explanation: Explanation, board: Board, focus: bool = False) -> s
         ET.SubElement(
             item, "text", x=f"{left + MARGIN + 24:.1f}", y=f"{y + 12.5:.1f}"
         ).text = legend_label(role, explanation)
-    for row, kind in enumerate(kinds, start=len(present)):
+    for row, kind in enumerate(link_kinds, start=len(present)):
         y = legend_top + row * LEGEND_ROW
-        item = ET.SubElement(legend, "g", {"class": "legend-exception", "data-exception": kind})
+        item = ET.SubElement(key, "g", {"class": "legend-link", "data-link-kind": kind})
+        link_sample(item, kind, left + MARGIN, y)
+        ET.SubElement(
+            item, "text", x=f"{left + MARGIN + 24:.1f}", y=f"{y + 12.5:.1f}"
+        ).text = LINK_WORDS[kind]
+    for row, kind in enumerate(kinds, start=len(present) + len(link_kinds)):
+        y = legend_top + row * LEGEND_ROW
+        item = ET.SubElement(key, "g", {"class": "legend-exception", "data-exception": kind})
         exception_sample(item, kind, left + MARGIN, y)
         ET.SubElement(
             item, "text", x=f"{left + MARGIN + 24:.1f}", y=f"{y + 12.5:.1f}"
         ).text = EXCEPTION_WORDS[kind]
-    for row, note in enumerate(notes, start=len(present) + len(kinds)):
+    for row, note in enumerate(notes, start=len(present) + len(link_kinds) + len(kinds)):
         y = legend_top + row * LEGEND_ROW
         ET.SubElement(
-            legend, "text", {"class": "legend-note"}, x=f"{left + MARGIN:.1f}", y=f"{y + 12.5:.1f}"
+            key, "text", {"class": "legend-note"}, x=f"{left + MARGIN:.1f}", y=f"{y + 12.5:.1f}"
         ).text = note
     for row, line in enumerate(caption_lines):
         ET.SubElement(
@@ -605,6 +742,101 @@ def render_svg(explanation: Explanation, board: Board, focus: bool = False) -> s
         ).text = line
     ET.indent(svg)
     return ET.tostring(svg, encoding="unicode") + "\n"
+
+
+#: Every mark a region diagram draws, in a legend's order: the tiles' roles,
+#: the three kinds of link, bridges, walls and a multiplied tile value.
+MARKS = (
+    *ROLES,
+    "link-core",
+    "link-join",
+    "link-lone",
+    "bridge",
+    "wall",
+    "value-multiplied",
+)
+
+
+def marks_of(svg: str) -> list[str]:
+    """The marks a drawing draws (read from its data- attributes), in
+    :data:`MARKS` order: what a legend for it must name."""
+    found = set()
+    for element in ET.fromstring(svg).iter():
+        attributes = element.attrib
+        if "data-role" in attributes and "data-state" in attributes:
+            found.add(attributes["data-role"])
+        if "data-link" in attributes:
+            found.add(f"link-{attributes['data-link']}")
+        if "data-bridge" in attributes:
+            found.add("bridge")
+        if "data-wall" in attributes:
+            found.add("wall")
+        if attributes.get("data-value") == "multiplied":
+            found.add("value-multiplied")
+    return [mark for mark in MARKS if mark in found]
+
+
+def mark_sample(mark: str) -> str:
+    """A small inline SVG of ``mark`` as diagrams draw it, for a page's
+    legend (decorative: the legend's words say what it is)."""
+    svg = ET.Element(
+        "svg",
+        {
+            "xmlns": "http://www.w3.org/2000/svg",
+            "viewBox": "0 0 28 20",
+            "width": "28",
+            "height": "20",
+            "aria-hidden": "true",
+            "focusable": "false",
+        },
+    )
+    if mark in STYLE:
+        fill = _fill(mark)
+        pattern = STYLE[mark][2]
+        if pattern:  # the pattern alone, its id the sample's own (a page holds several)
+            defs = ET.Element("defs")
+            _patterns(defs)
+            for element in list(defs):
+                if element.get("id") == pattern:
+                    element.set("id", f"key-{mark}-{pattern}")
+                    svg.append(ET.Element("defs"))
+                    svg[0].append(element)
+            fill = f"url(#key-{mark}-{pattern})"
+        ET.SubElement(
+            svg,
+            "polygon",
+            {
+                "points": _sample_hexagon(14, 10, 9.5),
+                "fill": fill,
+                "stroke": "#555555",
+                "stroke-width": "1",
+            },
+        )
+    elif mark.startswith("link-"):
+        link_sample(svg, mark.removeprefix("link-"), 5, 2)
+    elif mark in ("bridge", "wall"):
+        exception_sample(ET.SubElement(svg, "g", {"transform": "translate(6 2)"}), mark, 0, 0)
+    else:
+        ET.SubElement(
+            svg,
+            "text",
+            {
+                "x": "14",
+                "y": "14",
+                "font-size": "10",
+                "text-anchor": "middle",
+                "font-family": "Helvetica, Arial, sans-serif",
+            },
+        ).text = "N×M"
+    return ET.tostring(svg, encoding="unicode")
+
+
+def _sample_hexagon(x: float, y: float, radius: float) -> str:
+    return " ".join(
+        f"{x + radius * math.cos(math.radians(60 * i - 30)):.1f},"
+        f"{y + radius * math.sin(math.radians(60 * i - 30)):.1f}"
+        for i in range(6)
+    )
 
 
 def _along(
@@ -640,9 +872,9 @@ def value_notes(
     return notes
 
 
-def draw_diagram(game: Game, player: str, focus: bool = False) -> str:
+def draw_diagram(game: Game, player: str, focus: bool = False, legend: bool = True) -> str:
     """``evlogic diagram``: ``player``'s position in ``game`` as SVG text."""
-    return render_svg(explain_game(game, player), game.board, focus=focus)
+    return render_svg(explain_game(game, player), game.board, focus=focus, legend=legend)
 
 
 def svg_to_png(svg: str, scale: float = 1.0) -> bytes:

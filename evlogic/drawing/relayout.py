@@ -34,7 +34,7 @@ import yaml
 from evlogic.asp.facts import board_program, state_ids, state_numbers
 from evlogic.drawing.layout import Cell, board_layout, distance
 from evlogic.errors import InputError, quote
-from evlogic.limits import checkpoint, watch
+from evlogic.limits import OutOfTime, checkpoint, watch
 from evlogic.loading.boards import Board
 from evlogic.resources import rules_dir
 
@@ -183,6 +183,8 @@ def lay_out(
     if whole is not None and (best is None or whole.cost < best.cost):
         best = whole
     if best is None:
+        if time.monotonic() >= deadline:
+            raise OutOfTime  # a time limit, exit 3 (evlogic.cli)
         raise InputError(board.source, f"no layout found within {timeout:g} s (raise --timeout)")
     # 3. Neighbourhoods, until the time is up.
     if not optimal:
@@ -303,10 +305,10 @@ def board_text_with_cells(text: str, cells: dict[str, Cell]) -> str:
     (fields in their order, one flow mapping a state, comments lost)."""
     try:
         edited = _edited(text, cells)
-    except (yaml.YAMLError, ValueError, AttributeError, IndexError):
-        edited = None
-    if edited is not None and _same_but_cells(text, edited, cells):
-        return edited
+        if edited is not None and _same_but_cells(text, edited, cells):
+            return edited
+    except (yaml.YAMLError, ValueError, AttributeError, IndexError, KeyError, TypeError):
+        pass  # not a file this can edit in place
     return _rewritten(text, cells)
 
 
@@ -333,7 +335,12 @@ def _edited(text: str, cells: dict[str, Cell]) -> str | None:
         cell = f"[{q}, {r}]"
         known = [item for name, item in value.value if name.value == "hex"]
         if known:
-            edits.append((known[0].start_mark.index, known[0].end_mark.index, cell))
+            node = known[0]
+            # A block list ("- 1" lines) ends where the next key begins: up to
+            # its last item's end, so the line break and indent stay.
+            block = isinstance(node, yaml.SequenceNode) and not node.flow_style and node.value
+            last = node.value[-1] if block else node
+            edits.append((node.start_mark.index, last.end_mark.index, cell))
         elif value.flow_style:
             end = value.end_mark.index - 1  # the closing brace
             if text[end] != "}":

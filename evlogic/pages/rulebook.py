@@ -19,18 +19,22 @@ the template's line, never a blank.
 from __future__ import annotations
 
 import hashlib
-import sys
-from collections.abc import Callable, Iterator, Mapping
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
+from types import MappingProxyType
 from typing import Any
 
+import jinja2
 from markupsafe import Markup, escape
 
-from evlogic.errors import InputError, quote
-from evlogic.loading.games import Game, load_game
+from evlogic.errors import quote
+from evlogic.loading.boards import looks_like_board_path
+from evlogic.loading.games import Game, game_from_document
 from evlogic.loading.rulesets import RuleSet
+from evlogic.loading.yamlfile import Field, read_yaml
+from evlogic.pages.sandbox import FolderLoader, PageEnvironment, Refused, beside, render
 from evlogic.reports.explain import Explanation, explain_game
 from evlogic.resources import display_path, examples_dir
 
@@ -62,7 +66,7 @@ def _ordinal(number: int) -> str:
     return f"{number}{suffix}"
 
 
-def _and(items: list[str]) -> str:
+def _and(items: Sequence[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
@@ -78,6 +82,12 @@ class Figure:
     against: str | None = None
     form: str = "plain"
     names: Mapping[str, str] | None = None  # state id -> name, for .named
+
+    def __post_init__(self) -> None:
+        # plain values: a list is handed to a template as a tuple
+        for name in ("value", "other"):
+            if isinstance(getattr(self, name), list):
+                object.__setattr__(self, name, tuple(getattr(self, name)))
 
     def _as(self, form: str) -> Figure:
         return Figure(self.value, self.other, self.against, form, self.names)
@@ -119,12 +129,14 @@ class Figure:
     def _text(self, value: Any) -> str:
         if self.form == "named":
             names = self.names or {}
-            if isinstance(value, list):
+            if isinstance(value, (list, tuple)):
                 return _and([names.get(item, item) for item in value])
             return names.get(value, str(value))
         return FORMATS[self.form](value)
 
     def __str__(self) -> str:
+        if self.value is None:
+            raise LookupError("nothing fills this figure")
         return self._text(self.value)
 
     def __html__(self) -> str:
@@ -170,7 +182,7 @@ class RulesView:
     """The rule set's numbers, as the rules read them (RuleSet.program)."""
 
     name: Figure
-    tiers: list[tuple[Figure, Figure]]  # (region size, bonus), by size
+    tiers: tuple[tuple[Figure, Figure], ...]  # (region size, bonus), by size
     largest_tier: Figure
     siege_penalty: Figure
     links: Figure
@@ -187,7 +199,7 @@ def rules_view(rules: RuleSet, game_end: int, other: RuleSet | None, other_end: 
         return _figure(mine, theirs if other is not None else None, against)
 
     theirs = dict(other.tiers) if other is not None else {}
-    tiers = [(Figure(size), pair(bonus, theirs.get(size))) for size, bonus in rules.tiers]
+    tiers = tuple((Figure(size), pair(bonus, theirs.get(size))) for size, bonus in rules.tiers)
     largest = max(size for size, _ in rules.tiers)
     return RulesView(
         name=Figure(rules.name),
@@ -230,14 +242,31 @@ class PlayerView:
             raise AttributeError(name)
         return self._pair(reader)
 
+    def _state(self, state: object) -> str:
+        """``state``, a state of the board (else a LookupError)."""
+        if isinstance(state, Figure):
+            state = state.value
+        if not isinstance(state, str) or state not in self._names:
+            raise LookupError(f"the scenario's board has no state {quote(state)}")
+        return state
+
     def face_of(self, state: str) -> Figure:
         """What ``state`` scores for this player (face EV, times the
         multiplier when swing)."""
-        return self._pair(lambda e: e.worth.get(state, (None, None))[0])
+        state = self._state(state)
+
+        def read(explanation: Explanation) -> int:
+            if state not in explanation.worth:
+                player = quote(explanation.player)
+                raise LookupError(f"no face value of {quote(state)} for {player}")
+            return explanation.worth[state][0]
+
+        return self._pair(read)
 
     def links_of(self, state: str) -> Figure:
         """The region states ``state`` touched when it joined, or touches
         when it is left out."""
+        state = self._state(state)
 
         def read(explanation: Explanation) -> list[str]:
             for join in explanation.joins:
@@ -252,7 +281,14 @@ class PlayerView:
 
     def joins(self, state: str) -> Figure:
         """Whether ``state`` is in the region."""
+        state = self._state(state)
         return self._pair(lambda e: state in e.score.region)
+
+    def siege_cost(self, state: str) -> Figure:
+        """What ``state``, an opponent's neighbour of the home, takes off
+        the bonus (``explain``'s siege line for it; 0 when it is none)."""
+        state = self._state(state)
+        return self._pair(lambda e: next((s.penalty for s in e.siege if s.state == state), 0))
 
 
 def _siege_cut(explanation: Explanation) -> int:
@@ -293,6 +329,7 @@ class ScenarioView:
         self.name = name
         self._game, self._other, self._against = game, other, against
         self._explained: dict[str, PlayerView] = {}
+        self._drawn: dict[tuple[int, str, bool, bool], str] = {}
 
     def player(self, name: str | None = None) -> PlayerView:
         """A player by name (default: the first)."""
@@ -310,8 +347,8 @@ class ScenarioView:
     def you(self) -> PlayerView:
         return self.player()
 
-    def _names(self) -> dict[str, str]:
-        return {state.id: state.name for state in self._game.board.states.values()}
+    def _names(self) -> Mapping[str, str]:
+        return MappingProxyType({s.id: s.name for s in self._game.board.states.values()})
 
     def name_of(self, state: str) -> Figure:
         """A state's name on the board."""
@@ -326,25 +363,51 @@ class ScenarioView:
             raise LookupError(f"scenario {self.name!r}'s board has no state {state!r}")
         return Figure(sorted(states[state].neighbors), names=self._names())
 
-    def diagram(self, name: str | None = None, focus: bool = True) -> Markup:
-        """The player's diagram, as ``evlogic diagram --focus`` draws it
-        (inline SVG); marked whole when the rule set compared against draws
-        it otherwise."""
-        from evlogic.drawing.diagram import draw_diagram
-
+    def _player_name(self, name: str | None) -> str:
         names = [player.name for player in self._game.players]
         name = names[0] if name is None else name
         if name not in names:
             raise LookupError(f"scenario {self.name!r} has no player {name!r}")
+        return name
+
+    def _drawing(self, game: Game, name: str, focus: bool, legend: bool) -> str:
+        """The diagram, drawn once, from the explanation the prose reads."""
+        from evlogic.drawing.diagram import render_svg
+
+        key = (id(game), name, focus, legend)
+        if key not in self._drawn:
+            player = self.player(name)
+            explained = player._mine if game is self._game else player._theirs
+            assert explained is not None
+            self._drawn[key] = render_svg(explained, game.board, focus=focus, legend=legend)
+        return self._drawn[key]
+
+    def diagram(self, name: str | None = None, focus: bool = True, legend: bool = True) -> Markup:
+        """The player's diagram, as ``evlogic diagram --focus`` draws it
+        (inline SVG); marked whole when the rule set compared against draws
+        it otherwise.  ``legend=False``: the map alone, for a page with one
+        legend for all its diagrams (:func:`legend_entries`)."""
+        name = self._player_name(name)
         prefix = "d" + hashlib.sha1(f"{self.name}\0{name}".encode()).hexdigest()[:8] + "-"
-        mine = _svg_body(draw_diagram(self._game, name, focus=focus), prefix)
+        mine = _svg_body(self._drawing(self._game, name, focus, legend), prefix)
         if self._other is None:
             return Markup(mine)
-        theirs = _svg_body(draw_diagram(self._other, name, focus=focus), prefix)
+        theirs = _svg_body(self._drawing(self._other, name, focus, legend), prefix)
         if theirs == mine:
             return Markup(mine)
         title = f"{self._against} draws this diagram otherwise"
         return Markup('<mark class="diagram" title="{}">').format(title) + Markup(mine + "</mark>")
+
+    def marks(self, name: str | None = None, focus: bool = True) -> list[str]:
+        """What the player's diagram draws (evlogic.drawing.diagram.MARKS):
+        the marks a legend for it names."""
+        from evlogic.drawing.diagram import marks_of
+
+        return marks_of(self._drawing(self._game, self._player_name(name), focus, False))
+
+    def _explanation(self, name: str | None = None) -> Explanation:
+        """``explain``'s answer for the player (for the page's legend)."""
+        return self.player(name)._mine
 
 
 def _svg_body(svg: str, prefix: str) -> str:
@@ -360,32 +423,101 @@ def _svg_body(svg: str, prefix: str) -> str:
 
 class Scenarios:
     """``scenario(NAME)`` in a template: a bundled rulebook scenario by name
-    (``diagram-4-siege``), or a game file relative to the template."""
+    (``diagram-4-siege``), or a game file beside the template (its board
+    bundled or beside the template too)."""
 
     def __init__(self, rules: RuleSet, other: RuleSet | None, folder: Path) -> None:
         self._rules, self._other, self._folder = rules, other, folder
         self._read: dict[str, ScenarioView] = {}
 
     def __call__(self, name: str) -> ScenarioView:
+        if not isinstance(name, str):
+            raise TypeError(f"scenario(NAME) takes a name, not {type(name).__name__}")
         if name not in self._read:
-            path = self._path(name)
-            game = load_game(path, display_path(path), self._rules)
-            other = load_game(path, display_path(path), self._other) if self._other else None
+            path, bundled = self._path(name)
+            top = read_yaml(path, display_path(path))
+            if not bundled:
+                self._board_beside(top, path.parent)
+            game = game_from_document(top, path.parent, self._rules)
+            other = game_from_document(top, path.parent, self._other) if self._other else None
             against = self._other.name if self._other is not None else None
             self._read[name] = ScenarioView(name, game, other, against)
         return self._read[name]
 
-    def _path(self, name: str) -> Path:
-        bundled = examples_dir() / "rulebook" / f"{name}.yaml"
-        if "/" not in name and not name.endswith((".yaml", ".yml")):
+    def _path(self, name: str) -> tuple[Path, bool]:
+        if "/" not in name and "\\" not in name and not name.endswith((".yaml", ".yml")):
+            bundled = examples_dir() / "rulebook" / f"{name}.yaml"
             if bundled.is_file():
-                return bundled
+                return bundled, True
             known = ", ".join(sorted(p.stem for p in (examples_dir() / "rulebook").glob("*.yaml")))
-            raise LookupError(f"no scenario {name!r} (bundled: {known}; or a game file's path)")
-        path = self._folder / name
-        if not path.is_file():
-            raise LookupError(f"no scenario file {name!r} beside the template")
-        return path
+            raise LookupError(
+                f"no scenario {quote(name)} (bundled: {known}; or a game file's path)"
+            )
+        return beside(self._folder, name, "scenario file"), False
+
+    def _board_beside(self, top: Field, game_folder: Path) -> None:
+        """A scenario file's board: bundled, or a file beside the template."""
+        board = top.value.get("board") if isinstance(top.value, Mapping) else None
+        if not isinstance(board, str):
+            return  # (the game's loader says what is wrong)
+        if looks_like_board_path(board):
+            path = Path(board).expanduser()
+            folder = self._folder.resolve()
+            try:
+                inside = (game_folder / path).resolve().is_relative_to(folder)
+            except (OSError, RuntimeError):
+                inside = False
+            if path.is_absolute() or not inside:
+                raise Refused(f"scenario board {quote(board)} is not beside the template")
+
+
+# --- the legend --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    """One line of a page's legend: a mark the diagrams draw
+    (evlogic.drawing.diagram.MARKS), its words and a sample of it."""
+
+    mark: str
+    words: str
+    sample: Markup
+
+
+def _mark_words(mark: str, explanations: list[Explanation]) -> str:
+    from evlogic.drawing.diagram import EXCEPTION_WORDS, LINK_WORDS
+
+    homes = sorted({e.score.home for e in explanations})
+    excluded = [x for e in explanations for x in e.excluded]
+    words = {
+        "home": f"Home ({homes[0]})" if len(homes) == 1 else "Home state",
+        "core": "Core: the home and two states that touch it and each other",
+        "region": "Your region, beyond the core",
+        "excluded": "One link only \u2014 excluded"
+        if excluded and all(len(x.links) == 1 for x in excluded)
+        else "Owned, not in your region",
+        "siege": "Opponent siege state: borders your home",
+        "opponent": "Opponent state",
+        "unclaimed": "Not in region (unclaimed)",
+        **{f"link-{kind}": words for kind, words in LINK_WORDS.items()},
+        "value-multiplied": "N\u00d7M: a swing state\u2019s EV, times the multiplier",
+    }
+    return words.get(mark) or EXCEPTION_WORDS[mark]
+
+
+def legend_entries(*scenarios: ScenarioView) -> list[LegendEntry]:
+    """``legend(s1, s2, ...)`` in a template: one legend for the diagrams
+    of these scenarios (their first players', as ``diagram()`` draws them),
+    naming every mark any of them draws and nothing else."""
+    from evlogic.drawing.diagram import MARKS, mark_sample
+
+    drawn = {mark for scenario in scenarios for mark in scenario.marks()}
+    explanations = [scenario._explanation() for scenario in scenarios]
+    return [
+        LegendEntry(mark, _mark_words(mark, explanations), Markup(mark_sample(mark)))
+        for mark in MARKS
+        if mark in drawn
+    ]
 
 
 # --- the page ----------------------------------------------------------------------------
@@ -398,44 +530,53 @@ def rulebook_page(
     against: RuleSet | None = None,
     against_end: int = 0,
 ) -> str:
-    """The page for ``rules`` (``against``: marks where it differs)."""
-    import jinja2
-
-    class Unfilled(jinja2.StrictUndefined):
-        """A placeholder nothing fills: an error that says what would."""
-
-        @property
-        def _undefined_message(self) -> str:
-            owner, name = self._undefined_obj, self._undefined_name
-            if isinstance(owner, (PlayerView, RulesView, ScenarioView)):
-                return f"{_OWNERS[type(owner)]} has no {name!r} ({_fillers(owner)})"
-            return str(super()._undefined_message)
-
-    environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(template.parent)),
-        autoescape=True,
-        undefined=Unfilled,
-        keep_trailing_newline=True,
-    )
+    """The page for ``rules`` (``against``: marks where it differs), the
+    template rendered in the sandbox (evlogic.pages.sandbox) with only
+    :data:`PLACEHOLDERS` reachable."""
+    environment = PageEnvironment(FolderLoader(template.parent), PLACEHOLDERS, Unfilled)
     context = {
         "rules": rules_view(rules, game_end, against, against_end),
         "against": against.name if against is not None else None,
         "scenario": Scenarios(rules, against, template.parent),
+        "legend": legend_entries,
+        "identical": False,  # with against: nothing on the page differs
     }
-    try:
-        return environment.get_template(template.name).render(context)
-    except jinja2.TemplateSyntaxError as error:
-        what = error.message or "syntax error"
-        raise InputError(display_path(template), what, line=error.lineno) from None
-    except (jinja2.UndefinedError, LookupError, AttributeError, TypeError) as error:
-        line = _template_line(sys.exc_info()[2], template)
-        raise InputError(display_path(template), _said(error), line=line) from None
+    page = render(environment, template, context)
+    if against is not None and _MARKED.search(page) is None:
+        page = render(environment, template, {**context, "identical": True})
+    return page
 
+
+#: A mark the engine makes (a figure's or a diagram's: each has a title).
+_MARKED = re.compile(r"<mark [^>]*title=")
+
+
+class Unfilled(jinja2.StrictUndefined):
+    """A placeholder nothing fills: an error that says what would."""
+
+    @property
+    def _undefined_message(self) -> str:
+        owner, name = self._undefined_obj, self._undefined_name
+        if isinstance(owner, tuple(_OWNERS)):
+            return f"{_OWNERS[type(owner)]} has no {quote(name)} ({_fillers(owner)})"
+        return str(super()._undefined_message)
+
+
+#: What a template may read of each value it is handed (docs/rulebook.md).
+PLACEHOLDERS: dict[type, frozenset[str]] = {
+    RulesView: frozenset(RulesView.__dataclass_fields__),
+    ScenarioView: frozenset({"you", "player", "diagram", "name_of", "neighbours"}),
+    PlayerView: frozenset({*_PLAYER_FIGURES, "face_of", "links_of", "joins", "siege_cost"}),
+    LegendEntry: frozenset({"mark", "words", "sample"}),
+    Figure: frozenset({"value", "named", "signed", "negated", "joined", "words", "ordinal"}),
+}
 
 _OWNERS: dict[type, str] = {
     PlayerView: "a scenario's player",
     RulesView: "the rule set",
     ScenarioView: "a scenario",
+    Figure: "a figure",
+    Scenarios: "scenario",
 }
 
 
@@ -445,24 +586,10 @@ def _fillers(owner: object) -> str:
         names = [*sorted(_PLAYER_FIGURES), "face_of(S)", "links_of(S)", "joins(S)"]
     elif isinstance(owner, RulesView):
         names = list(RulesView.__dataclass_fields__)
+    elif isinstance(owner, Scenarios):
+        return "it is called with a scenario's name: scenario(NAME)"
+    elif isinstance(owner, Figure):
+        names = ["value", "named", "signed", "negated", "joined", "words", "ordinal"]
     else:
         names = ["you", "player(NAME)", "diagram(NAME)", "name_of(S)", "neighbours(S)"]
     return "it has " + ", ".join(names)
-
-
-def _said(error: Exception) -> str:
-    text = str(error.args[0]) if error.args else type(error).__name__
-    if isinstance(error, KeyError):
-        return f"no {quote(text)}"
-    return text
-
-
-def _template_line(trace: TracebackType | None, template: Path) -> int | None:
-    """The template's line the error was raised at: Jinja gives the frames
-    of a template the template's file name and line numbers."""
-    line = None
-    while trace is not None:
-        if Path(trace.tb_frame.f_code.co_filename).resolve() == template.resolve():
-            line = trace.tb_lineno
-        trace = trace.tb_next
-    return line

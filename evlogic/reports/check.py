@@ -15,7 +15,7 @@ from pathlib import Path
 
 from evlogic.asp.fragment import Kind, refuse_outside
 from evlogic.asp.program import read_program
-from evlogic.asp.search import atoms_read, position_game, search
+from evlogic.asp.search import SearchOutcome, Watch, atoms_read, position_game, search
 from evlogic.errors import InputError
 from evlogic.loading.boards import Board
 from evlogic.loading.games import check_game_end
@@ -77,8 +77,15 @@ def check(
     players: int = 2,
     max_states: int | None = None,
     timeout: float = 60.0,
+    deadline: float | None = None,
+    watch: Watch | None = None,
 ) -> CheckResult:
-    started = time.monotonic()  # the time limit covers reading the programs too
+    """The check of property ``reference``, until ``deadline``
+    (time.monotonic(); default ``timeout`` seconds from now), reading the
+    programs included; ``watch`` is shown the search as it goes (for
+    :func:`check_so_far`)."""
+    # the time limit covers reading the programs too
+    started = time.monotonic() if deadline is None else deadline - timeout
     name, path = resolve_property(reference)
     if rules.programs and path.parent == rules_dir() / "properties":
         # A rule set's own programs may treat players differently: then
@@ -108,7 +115,44 @@ def check(
         started=started,
         reads=atoms_read(program),
         label=f"check {name}",
+        watch=watch,
     )
+    return _result(
+        name, board, board_reference, rules, rules_reference, players, max_states, outcome
+    )
+
+
+def check_so_far(
+    reference: str,
+    board: Board,
+    board_reference: str,
+    rules: RuleSet,
+    rules_reference: str,
+    players: int,
+    max_states: int | None,
+    watch: Watch,
+    started: float,
+) -> CheckResult:
+    """What :func:`check` (given ``watch``, started at ``started``) would
+    answer now: its answer, or else unknown, with the smallest
+    counterexample found so far (not proved smallest)."""
+    name, _path = resolve_property(reference)
+    outcome = watch.so_far(f"check {name}", started)
+    return _result(
+        name, board, board_reference, rules, rules_reference, players, max_states, outcome
+    )
+
+
+def _result(
+    name: str,
+    board: Board,
+    board_reference: str,
+    rules: RuleSet,
+    rules_reference: str,
+    players: int,
+    max_states: int | None,
+    outcome: SearchOutcome,
+) -> CheckResult:
     game = (
         None
         if outcome.found is None

@@ -15,12 +15,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from evlogic.asp.program import read_program
-from evlogic.asp.search import Floor, position_game, search
+from evlogic.asp.search import Floor, SearchOutcome, Watch, position_game, search
 from evlogic.errors import InputError
 from evlogic.loading.boards import Board
 from evlogic.loading.games import check_game_end
 from evlogic.loading.rulesets import RuleSet
 from evlogic.resources import rules_dir
+
+#: The two searches of a diff, by the name of their program (rules/diff/).
+KINDS = ("total", "winner")
 
 OUTCOME = {"counterexample": "differs", "holds": "equivalent", "unknown": "unknown"}
 
@@ -50,11 +53,13 @@ class DiffResult:
     winner_diff: DiffSearch
 
     def exit_status(self) -> int:
-        """0: both proved equivalent; 1: either differs; 3: unknown, none differs."""
+        """0: both proved equivalent; 1: a difference, and each part
+        answered; 3: the time limit came before a part was answered (the
+        report still shows any difference found by then)."""
         results = {self.total_diff.result, self.winner_diff.result}
-        if "differs" in results:
-            return 1
-        return 3 if "unknown" in results else 0
+        if "unknown" in results:
+            return 3
+        return 1 if "differs" in results else 0
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -75,10 +80,13 @@ def diff(
     board_reference: str,
     players: int = 2,
     timeout: float = 60.0,
+    deadline: float | None = None,
+    watch: Watch | None = None,
 ) -> DiffResult:
     """Both searches (a different total, a different winner) run side by side
     on their own threads (clingo solves without the GIL) until one shared
-    deadline, ``timeout`` seconds from now."""
+    ``deadline`` (time.monotonic(); default ``timeout`` seconds from now);
+    ``watch`` is shown both as they go (for :func:`diff_so_far`)."""
     for rule_set, reference in ((first, first_reference), (second, second_reference)):
         check_game_end(board, rule_set)  # as score refuses it
         if rule_set.programs:
@@ -91,7 +99,7 @@ def diff(
                 "both positions alike, so no difference could be seen (score each position "
                 "with score --rules to compare them)",
             )
-    started = time.monotonic()
+    started = time.monotonic() if deadline is None else deadline - timeout
     facts = first.program(0) + second.program(1, default=False)
     programs = [*first.programs, *second.programs, rules_dir() / "diff" / "position.lp"]
 
@@ -119,16 +127,46 @@ def diff(
             label=f"diff {kind}",
             publish=publish,
             within=within,
+            watch=watch,
         )
-        game = (
-            None
-            if outcome.found is None
-            else position_game(outcome.found, board, board_reference, first_reference, players)
-        )
-        return DiffSearch(OUTCOME[outcome.result], game, outcome.seconds, outcome.smallest)
+        return _search_answer(outcome, board, board_reference, first_reference, players)
 
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="evlogic-diff") as pool:
-        total_diff, winner_diff = pool.map(run, ("total", "winner"))
+        total_diff, winner_diff = pool.map(run, KINDS)
     return DiffResult(
         (first_reference, second_reference), board.name, players, total_diff, winner_diff
     )
+
+
+def diff_so_far(
+    first_reference: str,
+    second_reference: str,
+    board: Board,
+    board_reference: str,
+    players: int,
+    watch: Watch,
+    started: float,
+) -> DiffResult:
+    """What :func:`diff` (given ``watch``, started at ``started``) would
+    answer now: each search's answer, or else unknown, with the smallest
+    difference it found so far (not proved smallest)."""
+    total_diff, winner_diff = (
+        _search_answer(
+            watch.so_far(f"diff {kind}", started), board, board_reference, first_reference, players
+        )
+        for kind in KINDS
+    )
+    return DiffResult(
+        (first_reference, second_reference), board.name, players, total_diff, winner_diff
+    )
+
+
+def _search_answer(
+    outcome: SearchOutcome, board: Board, board_reference: str, rules_reference: str, players: int
+) -> DiffSearch:
+    game = (
+        None
+        if outcome.found is None
+        else position_game(outcome.found, board, board_reference, rules_reference, players)
+    )
+    return DiffSearch(OUTCOME[outcome.result], game, outcome.seconds, outcome.smallest)

@@ -66,6 +66,15 @@ class Link:
 
 
 @dataclass(frozen=True)
+class FaceSource:
+    """Face value a rule set's own program gives from a source that is not a
+    state (rules/explain/sources.lp): counted in face EV, on no tile."""
+
+    source: str  # the source's term as the program writes it
+    value: int
+
+
+@dataclass(frozen=True)
 class Explanation:
     player: str
     score: PlayerScore
@@ -79,6 +88,8 @@ class Explanation:
     # state -> (what it scores to whoever holds it, the multiplier applied),
     # from rules/explain/tile_value.lp: what a diagram's tile says
     worth: dict[str, tuple[int, int]] = field(repr=False, default_factory=dict)
+    # face value from sources that are not states, by source
+    face_sources: list[FaceSource] = field(default_factory=list)
 
     @property
     def core(self) -> list[str]:
@@ -94,6 +105,7 @@ class Explanation:
             "excluded": [asdict(state) for state in self.excluded],
             "siege": [asdict(state) for state in self.siege],
             "what_if": [asdict(option) for option in self.what_if],
+            "face_sources": [asdict(source) for source in self.face_sources],
             "region_bonus": self.score.region_bonus,
             "siege_penalty": self.score.siege_penalty,
             "net_bonus": self.score.net_bonus,
@@ -148,6 +160,7 @@ def decode_explanation(symbols: Iterable[Symbol], game: Game, number: int) -> Ex
     links: list[Link] = []
     what_if: dict[str, dict[str, list[int]]] = defaultdict(dict)  # state -> atom -> numbers
     worth: dict[str, tuple[int, int]] = {}
+    face_sources: list[FaceSource] = []
     for symbol in symbols:
         args = symbol.arguments
         if len(args) < 2 or args[0] != position or args[1] != me:
@@ -169,6 +182,8 @@ def decode_explanation(symbols: Iterable[Symbol], game: Game, number: int) -> Ex
             roles[ids[args[2].number]] = args[3].name
         elif name == "link":
             links.append(Link(ids[args[2].number], ids[args[3].number], args[4].name))
+        elif name == "face_source":
+            face_sources.append(FaceSource(str(args[2]), args[3].number))
         elif name == "worth":
             worth[ids[args[2].number]] = (args[3].number, args[4].number)
         elif name.startswith("what_if"):
@@ -204,6 +219,7 @@ def decode_explanation(symbols: Iterable[Symbol], game: Game, number: int) -> Ex
         roles=roles,
         links=sorted(links, key=lambda link: (link.kind, link.start, link.end)),
         worth=worth,
+        face_sources=sorted(face_sources, key=lambda source: source.source),
     )
 
 

@@ -107,7 +107,10 @@ def explanation_to_text(explanation: Explanation, what_if_limit: int = 10) -> st
     score = explanation.score
     home = score.home
     lines = [f"{explanation.player} (home {home}): total {score.total} EV", ""]
-    lines.append(f"Face EV: {score.face_ev}")
+    sources = ", ".join(
+        f"{source.source} {_signed(source.value)}" for source in explanation.face_sources
+    )
+    lines.append(f"Face EV: {score.face_ev}" + (f", including {sources}" if sources else ""))
 
     if score.core:
         _, a, b = score.core

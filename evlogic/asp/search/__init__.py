@@ -39,7 +39,10 @@ How the search is engineered (see bench/bench_search.py):
 * A search whose counterexamples are all the including search's (diff's
   winner search) asks a bound through the including search's player 0
   parts (evlogic/asp/search/guide.py), once that search has proved its
-  floor, or as a guess, once its best size so far has stood a while.
+  floor, or as a guess, once its best size so far has stood a while; when
+  those parts come slowly, a plain solve within the bound runs beside it on
+  a second control, the first answer taken (RunningSearch.ask: neither is
+  the faster on every rule set).
 * The counterexample reported is the first of that size in the order of
   rules/search/canonical.lp, the same every run: homes in order, a solve each under
   an assumption (one optimising solve over every home took 80 s against
@@ -56,7 +59,7 @@ from evlogic.asp.search.encoding import SEARCH_RULES, SOLVER_OPTIONS, search_rul
 from evlogic.asp.search.guide import Floor
 from evlogic.asp.search.positions import position_game
 from evlogic.asp.search.reads import AtomsRead, atoms_read
-from evlogic.asp.search.running import Progress, Result, RunningSearch, SearchOutcome
+from evlogic.asp.search.running import Progress, Result, RunningSearch, SearchOutcome, Watch
 from evlogic.errors import InputError
 from evlogic.limits import OutOfTime, call_before
 from evlogic.loading.boards import Board
@@ -69,6 +72,7 @@ __all__ = [
     "Floor",
     "Result",
     "SearchOutcome",
+    "Watch",
     "atoms_read",
     "position_game",
     "search",
@@ -88,6 +92,7 @@ def search(
     label: str = "search",
     publish: Floor | None = None,
     within: Floor | None = None,
+    watch: Watch | None = None,
 ) -> SearchOutcome:
     """Search every position with ``players`` players and at most
     ``max_states`` owned states for ``violation`` of ``program`` (read once,
@@ -103,7 +108,13 @@ def search(
     search proves is written to ``publish``; ``within`` is what a search
     whose counterexamples include all of this one's proved (see
     :class:`Floor`): its "none" is this search's "holds", its smallest size
-    a size below which this search has none either."""
+    a size below which this search has none either.  ``watch`` is shown
+    this search's progress under ``label`` as it goes, then its outcome.
+
+    The deadline is the search's own: it stops itself there (a solve under
+    way interrupted) and answers with what it found so far; a grounding
+    under way (clingo cannot interrupt one) runs on, on a thread no one
+    waits for."""
     if not 1 <= players <= len(board.states):
         count = len(board.states)
         raise InputError(
@@ -119,6 +130,8 @@ def search(
         )
     started = time.monotonic() if started is None else started
     progress = Progress(started, label)
+    if watch is not None:
+        watch.progress[label] = progress
     run = RunningSearch(
         board,
         rule_facts,
@@ -132,10 +145,13 @@ def search(
         within or Floor(),
     )
     try:
-        return call_before(run.deadline, run.answer)
-    except OutOfTime:  # clingo was busy past the deadline (grounding, preparing a solve)
-        result: Result = "unknown" if progress.best is None else "counterexample"
-        return SearchOutcome(result, progress.best, progress.elapsed(), False)
+        try:
+            outcome = call_before(run.deadline, run.answer)
+        except OutOfTime:  # clingo was busy past the deadline (grounding, preparing a solve)
+            outcome = progress.so_far()
+        if watch is not None:
+            watch.outcomes[label] = outcome
+        return outcome
     except RuntimeError as error:
         if "Integer overflow" not in str(error):
             raise

@@ -103,6 +103,7 @@ class Guide:
     within: Floor
     facts: str
     grounded: clingo.Control | None = None
+    parts: int = 0  # the parts visited so far, in every walk
 
     def possible(self) -> bool:
         """The including search's files are known."""
@@ -206,6 +207,7 @@ class Guide:
                     if atom not in part and atom.arguments[2] not in its_home
                 ]
                 tried += 1
+                self.parts += 1
                 if visit(assumptions, tried):
                     return "visited"
                 handle.resume()

@@ -9,6 +9,7 @@ search that includes it proves) and runs on the search's own thread
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
 import time
@@ -63,6 +64,16 @@ SMALL_FIRST = True
 #: floor proved beside (:class:`Floor`) and at the progress line.
 POLL = 0.05
 
+#: Parts of the including search a guided ask visits alone before a plain
+#: solve within the bound starts beside it (RunningSearch.ask).  Neither
+#: way is the faster everywhere: usa, 2 players, diff standard vs
+#: union-cores or open-region, the guide answers at its second part (5 s,
+#: where a plain solve takes 13 s and 30 s); vs gentle-siege the guide's
+#: parts come slowly (97 parts, 40 s) and a plain solve answers in 2 s.
+#: Counted in parts, not seconds: a loaded machine changes how long a
+#: search takes, not which way it goes.
+PARTS_ALONE = 4
+
 #: A fact that says rules/search/canonical.lp is grounded (once per control).
 CANONICAL_GROUNDED = "evlogic_canonical_grounded"
 
@@ -83,6 +94,7 @@ class Progress:
     started: float
     label: str
     best: Found | None = None  # the smallest counterexample so far
+    smallest: bool = False  # best is proved to have the fewest owned states
     phase: str = "grounding"
     shown: float = 0.0  # when the last line was shown
     live: bool = field(default_factory=lambda: sys.stderr.isatty())
@@ -102,6 +114,34 @@ class Progress:
 
     def done(self) -> None:
         self.live = False
+
+    def so_far(self) -> SearchOutcome:
+        """The answer now: the smallest counterexample so far (proved
+        smallest or not, as ``smallest`` says), else unknown."""
+        result: Result = "unknown" if self.best is None else "counterexample"
+        return SearchOutcome(result, self.best, self.elapsed(), self.smallest)
+
+
+@dataclass
+class Watch:
+    """The searches of one command as they go, by label: each one's
+    :class:`Progress` while it runs, its outcome once it has answered.  The
+    command line reads it from another thread at its watchdog, for the
+    command's answer so far (evlogic/commands/answer.py)."""
+
+    progress: dict[str, Progress] = field(default_factory=dict)
+    outcomes: dict[str, SearchOutcome] = field(default_factory=dict)
+
+    def so_far(self, label: str, started: float) -> SearchOutcome:
+        """The search ``label``'s answer, or its answer so far (unknown if it
+        has not started; ``started``: when the command started)."""
+        outcome = self.outcomes.get(label)
+        if outcome is not None:
+            return outcome
+        progress = self.progress.get(label)
+        if progress is None:
+            return SearchOutcome("unknown", None, time.monotonic() - started, False)
+        return progress.so_far()
 
 
 @dataclass
@@ -123,13 +163,18 @@ class RunningSearch:
     reads: AtomsRead | None = None
     publish: Floor = field(default_factory=Floor)
     within: Floor = field(default_factory=Floor)
+    #: the search's own deadline (time.monotonic()): it stops itself there
+    deadline: float = field(init=False)
     # set by start(), on the search's thread
     control: clingo.Control = field(init=False)
     guide: Guide = field(init=False)
+    grounding: Callable[[], clingo.Control] = field(init=False)  # control's, again
+    #: a second control like ``control``, for the plain solve beside a guided
+    #: one (:meth:`ask`), grounded when first needed
+    beside: clingo.Control | None = field(init=False, default=None)
 
-    @property
-    def deadline(self) -> float:
-        return self.progress.started + self.timeout
+    def __post_init__(self) -> None:
+        self.deadline = self.progress.started + self.timeout
 
     @property
     def top(self) -> int:
@@ -164,13 +209,15 @@ class RunningSearch:
         rules = search_rules(self.program)
         self.publish.rules = [*rules, *self.program.paths]
         refuse_unsound(rules, self.program)
-        self.control = ground(
+        self.grounding = functools.partial(
+            ground,
             facts,
             rules,
             control_options("--opt-mode=ignore"),
             statements=self.reads.rules if self.reads is not None else (),
             program=self.program,
         )
+        self.control = self.grounding()
         self._refuse_homes_past_game_end()
         if self.reads is not None:
             grounded = self.reads.grounded(self.control)
@@ -247,28 +294,34 @@ class RunningSearch:
         found = self.solve(self.everything, within=True, stop=ripe)
         floor = self.players  # proved: none with fewer owned states
         asked: set[int] = set()
-        if found == "stopped":
+        while found == "stopped":
             bound = within.size if within.size is not None else within.best
             assert bound is not None
             asked.add(bound)
             progress.phase = f"asking for {bound} owned states, the including search's best so far"
             asking = time.monotonic()
 
-            def given_up(bound: int = bound) -> bool:
-                """The guess overtaken, or taking so long that looking on alone
+            def given_up(bound: int = bound, asking: float = asking) -> bool:
+                """The guess overtaken, or, not yet proved the including
+                search's smallest size, taking so long that looking on alone
                 (for any counterexample to answer with) must go on."""
-                return (
-                    overtaken(within, bound)
-                    or time.monotonic() - asking > self.timeout * GUESS_SHARE
+                return overtaken(within, bound) or (
+                    within.size != bound and time.monotonic() - asking > self.timeout * GUESS_SHARE
                 )
 
-            found = guide.guided(self, bound, stop=given_up)
+            found = self.ask(bound, stop=given_up)
             if found == "none":
                 floor = bound + 1
             if not isinstance(found, list) and found != "unknown":
-                # none within the guess, or the guess overtaken: look on alone
+                # none within the guess, or the guess overtaken: look on
+                # alone, until the including search proves a smallest size
+                # not asked for yet (then ask for that one)
                 progress.phase = "looking for any counterexample"
-                found = self.solve(self.everything, within=True)
+                found = self.solve(
+                    self.everything,
+                    within=True,
+                    stop=lambda: within.size is not None and within.size not in asked,
+                )
         if found == "unknown":
             return self.outcome("unknown")
         if found == "within":  # the including search has none, so this one has none
@@ -291,6 +344,7 @@ class RunningSearch:
         if not self.smallest(floor, speculate, asked):
             return self.outcome("counterexample", progress.best)
         size = owned_count(progress.best)
+        progress.smallest = True
         self.publish.size = size
         canonical = guessed.get(size) or self.canonical(size)
         return self.outcome("counterexample", canonical or progress.best, smallest=True)
@@ -370,7 +424,7 @@ class RunningSearch:
                 return False
             if within.size is not None:
                 progress.phase = f"none below {floor} owned states: asking for {floor}"
-                found = guide.guided(self, floor) if guide.ready() else self.solve(floor)
+                found = self.ask(floor)
                 if found == "none":
                     floor += 1
                 elif isinstance(found, list):
@@ -384,7 +438,7 @@ class RunningSearch:
                 progress.phase = (
                     f"asking for {bound} owned states, the including search's best so far"
                 )
-                found = guide.guided(self, bound, stop=functools.partial(overtaken, within, bound))
+                found = self.ask(bound, stop=functools.partial(overtaken, within, bound))
                 if found == "none":  # proved: none with at most `bound` owned states
                     floor = max(floor, bound + 1)
                 elif isinstance(found, list):
@@ -471,6 +525,41 @@ class RunningSearch:
         return None
 
     # --- solving ---------------------------------------------------------------------
+
+    def ask(self, bound: int, stop: Callable[[], bool] = never) -> Found | Unanswered:
+        """A counterexample with at most ``bound`` owned states, or "none",
+        "stopped" or "unknown", as :meth:`solve` says.  Once the including
+        search is known, through it (Guide.guided, on this control); and
+        once that walk has visited PARTS_ALONE parts without an answer, a
+        plain solve within the bound beside it, on a second control
+        (:attr:`beside`), the first answer taken."""
+        if not self.guide.possible():
+            return self.solve(bound, stop=stop)
+        with contextlib.ExitStack() as stack:
+            plain: list[clingo.SolveHandle] = []
+            parts = self.guide.parts
+
+            def halt() -> bool:
+                if stop():
+                    return True
+                if plain:
+                    return plain[0].wait(0)
+                if self.guide.parts - parts >= PARTS_ALONE:
+                    if self.beside is None:
+                        self.beside = self.grounding()
+                        checkpoint()
+                    set_bound(self.beside, bound)
+                    plain.append(stack.enter_context(self.beside.solve(yield_=True, async_=True)))
+                return False
+
+            answer = self.guide.guided(self, bound, stop=halt)
+            if answer != "stopped" or stop() or not plain:
+                return answer
+            handle = plain[0]  # the plain solve answered first
+            model = handle.model()
+            if model is not None:
+                return position(model)
+            return "none" if handle.get().unsatisfiable else "unknown"
 
     def solve(
         self,
