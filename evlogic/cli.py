@@ -105,6 +105,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if standalone:
         _ending()
         if limits.busy():
+            from evlogic.commands.output_file import remove_unfinished
+
+            remove_unfinished()  # what the given-up worker thread was writing
             limits.leave(status)
     return status
 
@@ -141,18 +144,20 @@ def _run(args: argparse.Namespace) -> int:
     from evlogic.commands.answer import Answer
     from evlogic.commands.options import say
     from evlogic.limits import OutOfTime, call_before
+    from evlogic.signals import Terminated, terminate_raises
 
     timeout = getattr(args, "timeout", None) if args.bounded else None
     args.answer = Answer()
     try:
-        if timeout is None:
-            code = args.run(args)
-        else:
-            # one deadline: the command's own (its searches stop there), and
-            # the watchdog's, GRACE later, for a grounding that runs on
-            args.deadline = time.monotonic() + timeout
-            code = call_before(args.deadline + GRACE, lambda: args.run(args))
-        sys.stdout.flush()  # a full disk shows here, not at exit
+        with terminate_raises():  # SIGTERM stops every command as Ctrl-C does
+            if timeout is None:
+                code = args.run(args)
+            else:
+                # one deadline: the command's own (its searches stop there), and
+                # the watchdog's, GRACE later, for a grounding that runs on
+                args.deadline = time.monotonic() + timeout
+                code = call_before(args.deadline + GRACE, lambda: args.run(args))
+            sys.stdout.flush()  # a full disk shows here, not at exit
         return code
     except OutOfTime:
         code = _answer_so_far(args)
@@ -186,6 +191,9 @@ def _run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         say("evlogic: interrupted")
         return 130
+    except Terminated:
+        say("evlogic: terminated")
+        return 143
 
 
 def _answer_so_far(args: argparse.Namespace) -> int | None:

@@ -257,3 +257,52 @@ def test_ctrl_c_stops_with_130_and_writes_nothing_half(tmp_path):
     assert out == ""
     assert "Traceback" not in err
     assert list(tmp_path.iterdir()) == []
+
+
+# --- the time limit ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_past_its_timeout_balance_stops_with_3_and_writes_nothing(cli, tmp_path, jobs):
+    started = time.monotonic()
+    result = cli(
+        "balance",
+        "--board",
+        LAKELAND,
+        "--games",
+        "1000000",
+        "--jobs",
+        jobs,
+        "--timeout",
+        "1.5",
+        "--games-out",
+        tmp_path / "games.jsonl",
+        "--report",
+        tmp_path / "report.html",
+    )
+    assert time.monotonic() - started < 15  # 1.5 s, and the workers ended, on a busy machine
+    assert result.code == 3, result.err
+    assert result.out == ""
+    assert len(result.err.strip().splitlines()) == 1, result.err
+    assert "within 1.5 s" in result.err and "of 1,000,000 games played" in result.err
+    assert "Traceback" not in result.err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_report_is_the_same_whatever_order_the_games_come_in(cli, tmp_path):
+    """Games are summed as they come, and paired by game number: played
+    ten of each rule set in turn, rule set by rule set, or shuffled."""
+    from evlogic.reports.balance import BalanceHeading, balance_report
+
+    report, lines = _balance(
+        cli, tmp_path, "--games", "25", "--rules", "standard", "--rules", "gentle-siege"
+    )
+    heading = BalanceHeading(
+        report["board"], 3, tuple(report["agents"]), report["order"], 25, report["seed"]
+    )
+    names = [r["rules"] for r in report["rule_sets"]]
+    by_rule_set = sorted(lines, key=lambda line: (names.index(line["rules"]), line["game"]))
+    shuffled = lines[:1] + random.Random(3).sample(lines[1:], len(lines) - 1)
+    assert [line["rules"] for line in lines[:20]] == ["standard"] * 10 + ["gentle-siege"] * 10
+    for order in (lines, by_rule_set, shuffled):
+        assert balance_report(heading, order) == report

@@ -14,7 +14,7 @@ from pathlib import Path
 
 EVLOGIC = Path(__file__).resolve().parent.parent / "evlogic"
 
-_BASE = {"errors", "resources", "limits"}
+_BASE = {"errors", "resources", "limits", "signals"}
 
 #: Each part of evlogic (a package, or a module at the top) -> the parts it
 #: may import besides its own modules.
@@ -22,6 +22,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "errors": set(),
     "resources": set(),
     "limits": {"errors"},
+    "signals": set(),
     "schemas": {"resources"},
     "loading": {"errors", "resources"},
     "asp": _BASE | {"loading"},

@@ -175,3 +175,78 @@ def test_the_document_meets_its_schema(cli, tmp_path):
     from test_schemas import assert_valid
 
     assert_valid("tune", tune(cli, write(tmp_path, SPACE), "--games", "5"))
+
+
+def test_past_its_timeout_tune_stops_with_3_and_writes_nothing(cli, tmp_path):
+    """A budget far past what the time allows, over 1,000 candidates."""
+    space = {"extends": "standard", "search": {"siege_penalty": list(range(1000))}}
+    result = cli(
+        "tune",
+        write(tmp_path, space),
+        "--board",
+        LAKELAND,
+        "--players",
+        "2",
+        "--budget",
+        "100000",
+        "--timeout",
+        "3",
+        "-o",
+        tmp_path / "best.yaml",
+        "--report",
+        tmp_path / "tune.html",
+    )
+    assert result.code == 3, result.err
+    assert result.out == ""
+    assert len(result.err.strip().splitlines()) == 1, result.err
+    assert "within 3 s" in result.err and "games played" in result.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["space.yaml"]
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "soon"])
+def test_a_bad_check_timeout_names_check_timeout(cli, tmp_path, value):
+    result = cli("tune", write(tmp_path, SPACE), "--check-timeout", value)
+    assert result.code == 2
+    assert len(result.err.strip().splitlines()) == 1, result.err
+    assert result.err.startswith("evlogic: error: --check-timeout:"), result.err
+
+
+def test_a_space_s_property_files_are_found_from_its_own_folder(cli, tmp_path, monkeypatch):
+    folder = tmp_path / "spaces"
+    folder.mkdir()
+    (folder / "gentle.lp").write_text(
+        "violation :- rule_set(R), param(R, siege_penalty, P), P > 5.\n"
+    )
+    path = write(folder, {**SPACE, "require": {"properties": ["gentle.lp"]}})
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    document = tune(cli, path, "--games", "10")
+    assert document["front"]
+    for entry in document["front"]:
+        assert entry["rule_set"]["siege_penalty"] <= 5
+        assert entry["requirements"]["gentle.lp"] == "proved"
+
+
+@pytest.mark.parametrize(
+    ("require", "field"),
+    [
+        ({"properties": ["missing.lp"]}, "require.properties[0]"),
+        ({"properties": ["own-monotone", "sub/missing.lp"]}, "require.properties[1]"),
+        ({"bonus_decides": {"at_least": 0.9, "at_most": 0.1}}, "require.bonus_decides.at_least"),
+        ({"siege_decides": {"at_most": 0.2, "at_least": 0.3}}, "require.siege_decides.at_least"),
+    ],
+)
+def test_a_requirement_that_cannot_be_met_or_read_names_the_space_and_field(
+    cli, tmp_path, monkeypatch, require, field
+):
+    (tmp_path / "missing.lp").write_text("violation.\n")  # beside the caller, not the space
+    folder = tmp_path / "spaces"
+    folder.mkdir()
+    path = write(folder, {**SPACE, "require": require})
+    monkeypatch.chdir(tmp_path)
+    result = cli("tune", path, "--board", LAKELAND, "--players", "2")
+    assert result.code == 2, result.err
+    assert len(result.err.strip().splitlines()) == 1, result.err
+    assert str(path) in result.err and field in result.err, result.err
+    assert "PROPERTY" not in result.err and "Traceback" not in result.err

@@ -20,8 +20,8 @@ died or ran past the time limit.
 
 This module runs the chunks (in this process, on worker processes, on a
 Dask cluster) and writes their results in order; evlogic.batch.chunk scores
-one chunk, evlogic.batch.reading reads one line, evlogic.batch.signals ends
-a batch on SIGTERM.
+one chunk, evlogic.batch.reading reads one line; evlogic.signals ends a
+batch on SIGTERM as on Ctrl-C.
 """
 
 from __future__ import annotations

@@ -18,7 +18,8 @@ parent always knows who holds what.  A worker that dies, or runs past the
 time limit (and is killed), is replaced, and its task comes back as
 :class:`Lost`.  No lock is shared between processes, so a worker killed at
 any moment cannot block the others; a worker whose parent is gone reads
-end-of-file and exits.
+end-of-file and exits, and on Linux is killed with it (PR_SET_PDEATHSIG:
+it does not finish the task it holds first).
 """
 
 from __future__ import annotations
@@ -91,6 +92,7 @@ def _serve(
     initargs: tuple,
     tasks: int,
     inherited: tuple[Connection, ...] = (),
+    parent: int | None = None,
 ) -> None:
     """A worker's life: initialise, then run up to ``tasks`` tasks.
 
@@ -99,8 +101,9 @@ def _serve(
     held here, they would keep a worker whose parent is gone from reading
     end-of-file), the parent's signal handlers, and its standard streams (a
     worker never writes to them, and must never flush a line the parent has
-    buffered).
+    buffered).  It dies with the parent (``parent``, its process id).
     """
+    _die_with(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     for other in inherited:
@@ -123,6 +126,27 @@ def _serve(
             conn.send(result)
         except (EOFError, OSError):
             return
+
+
+#: prctl's option: the signal a process gets when its parent dies (linux/prctl.h).
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with(parent: int | None) -> None:
+    """On Linux, SIGKILL this process when the thread that started it ends
+    (the parent killed, or leaving without waiting for its workers); if
+    the parent is already gone, end now."""
+    if parent is None or not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # no prctl: end-of-file on the pipe still ends it
+        return
+    if os.getppid() != parent:  # it died before the call above
+        os._exit(1)
 
 
 class Workers:
@@ -243,7 +267,14 @@ class Workers:
         inherited = (parent, *(w.conn for w in self._workers)) if forking else ()
         process = context.Process(
             target=_serve,
-            args=(child, self._initializer, self._initargs, self._tasks_per_worker, inherited),
+            args=(
+                child,
+                self._initializer,
+                self._initargs,
+                self._tasks_per_worker,
+                inherited,
+                os.getpid(),
+            ),
             daemon=True,
         )
         try:

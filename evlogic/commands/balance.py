@@ -14,6 +14,7 @@ from evlogic.commands.options import (
     add_format_option,
     board_argument,
     progress_bar,
+    say,
     whole,
 )
 from evlogic.limits import add_memory_option
@@ -33,7 +34,11 @@ the first --rules, paired by game) are the rules' doing.
   evlogic balance --agents greedy,random,random,random --report balance.html
   evlogic balance --games-out games.jsonl && evlogic stats games.jsonl
 
-Exit status: 0, 2 for bad input, 130 on Ctrl-C (nothing half-written)."""
+Past --timeout (default an hour) the run stops and says how many games
+were played; no report is printed and no file written.
+
+Exit status: 0, 2 for bad input, 3 past --timeout, 130 on Ctrl-C and 143
+on SIGTERM (nothing half-written, worker processes ended)."""
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -59,10 +64,28 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--report", metavar="REPORT.html", help="also write the report as a page with charts"
     )
     add_format_option(balance)
-    add_memory_option(balance)  # no --timeout: stop a long run with Ctrl-C
+    add_memory_option(balance)
 
 
 def run(args: argparse.Namespace) -> int:
+    from evlogic.signals import TimeUp, deadline
+
+    played = [0]
+    try:
+        with deadline(args.timeout):
+            return _balance(args, played)
+    except TimeUp:
+        total = args.games * len(args.rules or ["standard"])
+        say(
+            f"evlogic: error: balance: no report within {args.timeout:g} s, unfinished: "
+            f"{played[0]:,} of {total:,} games played, nothing written "
+            "(raise --timeout or lower --games)"
+        )
+        return 3
+
+
+def _balance(args: argparse.Namespace, played: list[int]) -> int:
+    """The run; ``played[0]`` counts the games played so far."""
     from evlogic.commands.output_file import open_output
     from evlogic.errors import InputError, quote
     from evlogic.loading.rulesets import load_rule_set
@@ -98,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
             dask_address=args.dask,
             progress=bar,
         )
-        report = balance_report(heading, _written(records, games_out))
+        report = balance_report(heading, _written(records, games_out, played))
         if args.report is not None:
             from evlogic.pages.balance import balance_page
 
@@ -113,8 +136,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _written(records: Iterator[dict[str, Any]], out: Any) -> Iterator[dict[str, Any]]:
+def _written(
+    records: Iterator[dict[str, Any]], out: Any, played: list[int]
+) -> Iterator[dict[str, Any]]:
     for record in records:
         if out is not None:
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        played[0] += 1
         yield record

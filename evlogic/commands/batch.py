@@ -100,7 +100,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from evlogic.batch.reading import BatchOptions
     from evlogic.batch.runner import Limits, run_batch
-    from evlogic.batch.signals import Terminated, terminate_raises
+    from evlogic.signals import Terminated
 
     _refuse_overwriting_input(args.input, args.output)
     limits = Limits(memory_mb=args.memory_limit, timeout=args.timeout)
@@ -119,30 +119,26 @@ def run(args: argparse.Namespace) -> int:
     else:
         source, base = args.input, Path(args.input).resolve().parent
     options = BatchOptions(source=source, board=board, base=str(base), rules=rules)
-    try:
-        with terminate_raises(), ExitStack() as stack:
-            stream = stack.enter_context(open_input(args.input))
-            # interrupted, the whole lines written so far are kept
-            interrupted = (Terminated, KeyboardInterrupt)
-            out = (
-                sys.stdout
-                if args.output == "-"
-                else stack.enter_context(open_output(args.output, keep_on=interrupted))
-            )
-            bar = stack.enter_context(_progress_bar(args.input))
-            failed = run_batch(
-                stream,
-                out,
-                options,
-                jobs=args.jobs,
-                dask_address=args.dask,
-                progress=bar.update if bar is not None else None,
-                chunk_size=args.chunk_size,
-                limits=limits,
-            )
-    except Terminated:
-        print("evlogic: terminated", file=sys.stderr)
-        return 143
+    with ExitStack() as stack:  # (SIGTERM: evlogic.signals, as Ctrl-C)
+        stream = stack.enter_context(open_input(args.input))
+        # interrupted, the whole lines written so far are kept
+        interrupted = (Terminated, KeyboardInterrupt)
+        out = (
+            sys.stdout
+            if args.output == "-"
+            else stack.enter_context(open_output(args.output, keep_on=interrupted))
+        )
+        bar = stack.enter_context(_progress_bar(args.input))
+        failed = run_batch(
+            stream,
+            out,
+            options,
+            jobs=args.jobs,
+            dask_address=args.dask,
+            progress=bar.update if bar is not None else None,
+            chunk_size=args.chunk_size,
+            limits=limits,
+        )
     return 1 if failed else 0
 
 

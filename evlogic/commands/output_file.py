@@ -5,6 +5,10 @@ into place once everything is written, so a full disk, a failed write or an
 error half-way leaves the file as it was (or absent) and no temporary file
 behind.  A target that is not a regular file (``/dev/stdout``, a named pipe,
 ``/dev/full``) is written directly: there is nothing to replace.
+
+A temporary file still being written when the process has to leave at once
+(a signal or a deadline while the command's worker thread writes, see
+evlogic.limits.leave) is removed by :func:`remove_unfinished`.
 """
 
 from __future__ import annotations
@@ -18,6 +22,18 @@ from contextlib import contextmanager, suppress
 from typing import BinaryIO, TextIO, TypeVar
 
 from evlogic.errors import InputError
+
+#: The temporary files of outputs being written (removed when they end).
+_unfinished: set[str] = set()
+
+
+def remove_unfinished() -> None:
+    """Remove the temporary file of every output still being written:
+    the process leaves without finishing them."""
+    for temporary in list(_unfinished):
+        with suppress(OSError):
+            os.unlink(temporary)
+        _unfinished.discard(temporary)
 
 
 @contextmanager
@@ -62,6 +78,8 @@ def output_file(name: str, keep_on: tuple[type[BaseException], ...] = ()) -> Ite
             with suppress(OSError):
                 os.unlink(temporary)
         raise
+    finally:
+        _unfinished.discard(temporary)
 
 
 @contextmanager
@@ -98,6 +116,7 @@ def _create_beside(target: str) -> tuple[str, BinaryIO]:
             descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         except FileExistsError:
             continue
+        _unfinished.add(path)
         return path, os.fdopen(descriptor, "wb")
 
 

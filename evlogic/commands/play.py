@@ -18,6 +18,10 @@ from evlogic.commands.options import (
     whole,
     write_output,
 )
+from evlogic.limits import seconds
+
+#: How long balance and tune may run by default (--timeout): an hour, as stats.
+RUN_TIMEOUT = 3600.0
 
 if TYPE_CHECKING:
     from evlogic.play.table import Table
@@ -71,6 +75,14 @@ def add_runs_options(command: argparse.ArgumentParser, jobs_help: str) -> None:
     where.add_argument("--jobs", type=whole(1, MAX_JOBS), default=1, metavar="N", help=jobs_help)
     where.add_argument(
         "--dask", metavar="ADDRESS", help="run the games on a Dask cluster (needs evlogic[dask])"
+    )
+    command.add_argument(
+        "--timeout",
+        type=seconds,
+        default=RUN_TIMEOUT,
+        metavar="S",
+        help=f"seconds the whole run may take (default {RUN_TIMEOUT:g}); past it the run "
+        "stops, writes nothing and exits with status 3",
     )
 
 

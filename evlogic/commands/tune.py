@@ -5,13 +5,20 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evlogic.commands import add_command
-from evlogic.commands.options import add_format_option, board_argument, progress_bar, whole
-from evlogic.limits import add_memory_option
+from evlogic.commands.options import (
+    add_format_option,
+    board_argument,
+    progress_bar,
+    say,
+    whole,
+)
+from evlogic.limits import add_memory_option, seconds
 
 if TYPE_CHECKING:
     from evlogic.loading.space import Space
@@ -34,7 +41,13 @@ Candidates are played as balance plays them, on the same deals and seeds;
 a budget smaller than every candidate's games is spent by successive
 halving. Prints the Pareto front: each candidate's numbers, each objective
 with its 95% interval, which requirements were proved or met, its distance
-from the base; -o writes the best as a rule set file (docs/tune.md)."""
+from the base; -o writes the best as a rule set file (docs/tune.md).
+
+Past --timeout (default an hour) the search stops and says how many games
+it played; no front is printed and no file written.
+
+Exit status: 0, 2 for bad input, 3 past --timeout, 130 on Ctrl-C and 143
+on SIGTERM (nothing half-written, worker processes ended)."""
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -60,7 +73,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     add_runs_options(tune, "worker processes (default 1); the answer is the same for any N")
     tune.add_argument(
         "--check-timeout",
-        type=float,
+        type=seconds,
         default=60.0,
         metavar="S",
         help="seconds each property proof may take (default 60); past it: unknown",
@@ -76,6 +89,41 @@ DEFAULT_BUDGET_CANDIDATES = 32
 
 
 def run(args: argparse.Namespace) -> int:
+    from evlogic.signals import TimeUp, deadline
+
+    progress = _Progress()
+    try:
+        with deadline(args.timeout):
+            return _tune(args, progress)
+    except TimeUp:
+        if not progress.planned:
+            done = "the space was still being read"
+        elif progress.played >= progress.planned:
+            done = f"all {progress.planned:,} games played, the front's properties unproved"
+        else:
+            done = f"{progress.played:,} of {progress.planned:,} games played"
+        say(
+            f"evlogic: error: tune: no front within {args.timeout:g} s, unfinished: {done}, "
+            "nothing written (raise --timeout or lower --budget)"
+        )
+        return 3
+
+
+class _Progress:
+    """How far the search got: games planned, games played."""
+
+    def __init__(self) -> None:
+        self.planned = 0
+        self.played = 0
+        self.bar: Callable[[int], None] | None = None
+
+    def update(self, games: int) -> None:
+        self.played += games
+        if self.bar is not None:
+            self.bar(games)
+
+
+def _tune(args: argparse.Namespace, progress: _Progress) -> int:
     import yaml
 
     from evlogic.commands.output_file import open_output
@@ -83,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
     from evlogic.loading.space import load_space
     from evlogic.play.agents import load_agents
     from evlogic.play.table import deal
-    from evlogic.play.tune import TuneOptions, tune
+    from evlogic.play.tune import TuneOptions, plan, tune
     from evlogic.reports.render import json_text
     from evlogic.reports.tune import rule_set_mapping, tune_document, tune_to_text
 
@@ -110,14 +158,18 @@ def run(args: argparse.Namespace) -> int:
     options = TuneOptions(
         board, args.agents, players, args.order, args.games, budget, args.seed, args.check_timeout
     )
+    done = 0
+    for alive, games in plan(count, args.games, budget):
+        progress.planned += alive * (games - done)
+        done = games
     with ExitStack() as stack:
-        bar = stack.enter_context(progress_bar(budget))
+        progress.bar = stack.enter_context(progress_bar(progress.planned))
         result = tune(
             space,
             options,
             jobs=args.jobs if args.dask is None else None,
             dask_address=args.dask,
-            progress=bar,
+            progress=progress.update,
         )
     document = tune_document(space, options, result)
     if args.output is not None and result.best is not None:

@@ -63,8 +63,11 @@ class Space:
     base_reference: str
     candidates: tuple[Candidate, ...]
     objectives: tuple[str, ...]
-    properties: tuple[str, ...]
+    properties: tuple[str, ...]  # as the space names them
     play: tuple[PlayRequirement, ...]
+    #: Each property as check takes it: a bundled name, or its .lp file
+    #: found from the space file's folder.
+    property_references: tuple[str, ...] = ()
 
 
 def load_space(path: Path) -> Space:
@@ -80,15 +83,20 @@ def load_space(path: Path) -> Space:
     candidates = _candidates(top, base, choices)
     objectives = _objectives(fields.get("objectives"))
     properties: tuple[str, ...] = ()
+    references: tuple[str, ...] = ()
     play: list[PlayRequirement] = []
     if "require" in fields:
         required = fields["require"].fields([], ["properties", *PLAY_REQUIREMENTS], "requirements")
         if "properties" in required:
-            properties = tuple(_property(item) for item in required["properties"].items())
+            items = required["properties"].items()
+            properties = tuple(item.text("a property") for item in items)
+            references = tuple(_property(item, path.parent) for item in items)
         for figure in PLAY_REQUIREMENTS:
             if figure in required:
                 play.append(_play_requirement(figure, required[figure]))
-    return Space(str(path), base, reference, candidates, objectives, properties, tuple(play))
+    return Space(
+        str(path), base, reference, candidates, objectives, properties, tuple(play), references
+    )
 
 
 def _search(field: Field) -> list[tuple[str, list[tuple[Field, Any]]]]:
@@ -165,12 +173,19 @@ def _objectives(field: Field | None) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _property(item: Field) -> str:
+def _property(item: Field, folder: Path) -> str:
+    """A bundled property's name, or the path of a .lp file, relative to
+    the space file's ``folder``, that exists."""
     name = item.text("a property")
-    if name not in bundled_properties() and not name.endswith(".lp"):
+    if name in bundled_properties():
+        return name
+    if not name.endswith(".lp"):
         known = ", ".join(bundled_properties())
         raise item.error(f"unknown property {quote(name)} (bundled: {known}; or a .lp file)")
-    return name
+    found = folder / name
+    if not found.is_file():
+        raise item.error(f"no such property file {quote(name)} (read from {folder})")
+    return str(found.resolve())
 
 
 def _play_requirement(figure: str, field: Field) -> PlayRequirement:
@@ -183,4 +198,8 @@ def _play_requirement(figure: str, field: Field) -> PlayRequirement:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
             raise bound.error(f"must be a rate between 0 and 1, not {quote(bound.raw or value)}")
         values[name] = float(value)
+    if "at_least" in values and "at_most" in values and values["at_least"] > values["at_most"]:
+        raise bounds["at_least"].error(
+            f"{values['at_least']:g} is above at_most {values['at_most']:g}: no rate can meet both"
+        )
     return PlayRequirement(figure, values.get("at_least"), values.get("at_most"))

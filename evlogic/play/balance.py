@@ -5,13 +5,16 @@ Game ``i`` has the same seed under every rule set (evlogic.play.table.game_seed)
 the same homes and the same tie-break orders, so what differs between rule
 sets is the rules' doing (common random numbers).  Games run in chunks, in
 this process, on worker processes (``jobs``) or on a Dask cluster, and come
-back in order: the output is the same however they ran.  Each game is a
-record, the line ``--games-out`` writes; evlogic.reports.balance sums
-records up.
+back in order: the output is the same however they ran.  The order is a
+chunk of games under each rule set in turn, then the next chunk, so that
+game ``i`` of every rule set comes in close together and the report pairs
+them as they come (nothing waits for the end).  Each game is a record, the
+line ``--games-out`` writes; evlogic.reports.balance sums records up.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -50,18 +53,27 @@ class Setup:
 Record = dict[str, Any]
 
 
+Task = tuple[int, int, int]  # rule set, first game, game after the last
+
+
+def tasks_of(setup: Setup) -> Iterator[Task]:
+    """The chunks, made as they are needed: a chunk of games under each rule
+    set, then the next chunk."""
+    end = setup.first + setup.games
+    for start in range(setup.first, end, CHUNK):
+        for rules in range(len(setup.rule_sets)):
+            yield rules, start, min(start + CHUNK, end)
+
+
 def play_games(
     setup: Setup,
     jobs: int | None = None,
     dask_address: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Iterator[Record]:
-    """Every game's record, rule set by rule set, game by game."""
-    tasks = [
-        (rules, start, min(start + CHUNK, setup.first + setup.games))
-        for rules in range(len(setup.rule_sets))
-        for start in range(setup.first, setup.first + setup.games, CHUNK)
-    ]
+    """Every game's record: ten games (a chunk) under each rule set in
+    turn, game by game, then the next ten."""
+    tasks = tasks_of(setup)
     with ExitStack() as stack:
         results: Iterator[list[Record]]
         if dask_address is not None:
@@ -132,13 +144,13 @@ def _raised(result: list[Record] | InputError) -> list[Record]:
 
 
 def _on_workers(
-    stack: ExitStack, setup: Setup, tasks: list[tuple[int, int, int]], jobs: int
+    stack: ExitStack, setup: Setup, tasks: Iterator[Task], jobs: int
 ) -> Iterator[list[Record]]:
     from evlogic.batch.workers import Lost, Workers
 
     load_agents(setup.agents, setup.players)  # errors here, once, not in a worker
     workers = stack.enter_context(Workers(jobs, tasks_per_worker=TASKS_PER_WORKER))
-    pending = iter(enumerate(tasks))
+    pending = enumerate(tasks)
     done: dict[int, list[Record]] = {}
     submitted = 0
     for _ in range(2 * jobs):
@@ -146,7 +158,8 @@ def _on_workers(
         if item is not None:
             workers.submit(item[0], _worker_chunk, setup, *item[1])
             submitted += 1
-    for wanted in range(len(tasks)):
+    wanted = 0
+    while wanted < submitted:
         while wanted not in done:
             key, result = workers.next_result()
             if isinstance(result, Lost):
@@ -155,27 +168,34 @@ def _on_workers(
             item = next(pending, None)
             if item is not None:
                 workers.submit(item[0], _worker_chunk, setup, *item[1])
+                submitted += 1
         yield _raised(done.pop(wanted))
+        wanted += 1
 
 
 # --- a Dask cluster --------------------------------------------------------------------
 
 
 def _on_dask(
-    stack: ExitStack, setup: Setup, tasks: list[tuple[int, int, int]], address: str
+    stack: ExitStack, setup: Setup, tasks: Iterator[Task], address: str
 ) -> Iterator[list[Record]]:
     from evlogic.batch.runner import _dask_client
 
     load_agents(setup.agents, setup.players)
     client = stack.enter_context(_dask_client(address))
     window = 64
-    futures: list[Any] = []
-    position = 0
-    while position < len(tasks) or futures:
-        while position < len(tasks) and len(futures) < window:
-            futures.append(client.submit(_worker_chunk, setup, *tasks[position], pure=False))
-            position += 1
-        future = futures.pop(0)
+    futures: deque[Any] = deque()
+    left = True
+    while left or futures:
+        while left and len(futures) < window:
+            task = next(tasks, None)
+            if task is None:
+                left = False
+            else:
+                futures.append(client.submit(_worker_chunk, setup, *task, pure=False))
+        if not futures:
+            break
+        future = futures.popleft()
         try:
             result = future.result()
         except Exception as error:

@@ -210,10 +210,12 @@ def _front(
         ]
         failed = False
         for contender in front:
-            for name in space.properties:
+            for name, reference in zip(
+                space.properties, space.property_references or space.properties, strict=True
+            ):
                 key = (contender.index, name)
                 if key not in proved:
-                    proved[key] = prove(name, contender.candidate)
+                    proved[key] = prove(reference, contender.candidate)
                 answer = proved[key]
                 contender.requirements[name] = {
                     "holds": "proved",

@@ -15,10 +15,10 @@ by game: game ``i`` has the same deal and seed under every rule set.
 from __future__ import annotations
 
 import math
-from array import array
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from evlogic.asp.solver import rule_paths, solve
@@ -34,55 +34,95 @@ MEANS = ("face_ev", "region_size", "region_bonus", "siege_penalty", "total")
 
 Record = dict[str, Any]
 
+#: A per-game figure a difference pairs: ("seat", index), ("agent", name),
+#: ("bonus_decides",), ("siege_decides",) or ("mean", name).
+Key = tuple[Any, ...]
+
+ZERO = Fraction(0)
+
+
+class Moments:
+    """What a mean and its t interval need of many values: how many, their
+    sum and the sum of their squares, exact (fractions: a tie gives each
+    winner 1/k), so the order values come in never changes a figure."""
+
+    __slots__ = ("count", "squares", "total")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.total: Fraction | int = 0
+        self.squares: Fraction | int = 0
+
+    def add(self, value: Fraction | int) -> None:
+        self.count += 1
+        self.total += value
+        self.squares += value * value
+
 
 @dataclass
 class Tally:
-    """One rule set's games, as the figures need them (per game where an
-    interval or a paired difference needs it)."""
+    """One rule set's games, summed as they come: counts, sums and sums of
+    squares, never a list of games, so memory does not grow with them.
+    With ``paired``, each game's figures are also handed on
+    (:attr:`ready`, once its bonus and siege questions are answered) for
+    the differences between rule sets (:class:`Paired`)."""
 
     rules: str
+    paired: bool = False
     games: int = 0
     seats: int = 0
-    #: Per game, in columns of numbers (memory: 8 bytes a figure a game).
-    seat_shares: list[array[float]] = field(default_factory=list)  # seat -> game -> share
-    agent_shares: dict[str, array[float]] = field(default_factory=dict)  # agent -> game -> share
-    means: list[array[float]] = field(default_factory=lambda: [array("d") for _ in MEANS])
-    bonus_decided: array[int] = field(default_factory=lambda: array("b"))
-    siege_decided: array[int] = field(default_factory=lambda: array("b"))
-    #: Over all games.
-    homes: dict[str, list[float]] = field(default_factory=lambda: defaultdict(lambda: [0, 0.0]))
-    turns: dict[str, array[int]] = field(default_factory=lambda: defaultdict(lambda: array("i")))
+    seat_wins: list[Fraction] = field(default_factory=list)  # seat -> wins (ties: 1/k)
+    agent_wins: dict[str, Fraction] = field(default_factory=dict)  # agent -> sum of game shares
     agent_seats: dict[str, int] = field(default_factory=dict)  # seats each agent plays
+    means: list[Moments] = field(default_factory=lambda: [Moments() for _ in MEANS])
+    bonus_decided: int = 0
+    siege_decided: int = 0
+    homes: dict[str, list[Any]] = field(default_factory=dict)  # home -> [games, wins]
+    turns: dict[str, Moments] = field(default_factory=dict)  # state -> the turns it was won
     #: (final total, won) -> players who ended a game so: the distribution of totals.
     totals: Counter[tuple[int, bool]] = field(default_factory=Counter)
     finals: list[dict[str, Any]] = field(default_factory=list)  # not yet asked about
+    pending: list[tuple[int, dict[Key, Fraction]]] = field(default_factory=list)
+    #: (game, its figures) answered and not yet taken (``paired`` only).
+    ready: list[tuple[int, dict[Key, Fraction]]] = field(default_factory=list)
 
     def add(self, record: Record) -> None:
         final = record["final"]
         players = final["players"]
         winners = set(final["winners"])
-        share = 1 / len(winners)
-        if not self.seat_shares:
+        share = Fraction(1, len(winners))
+        if not self.seat_wins:
             self.seats = len(players)
-            self.seat_shares = [array("d") for _ in players]
-        by_agent: dict[str, list[float]] = defaultdict(list)
+            self.seat_wins = [ZERO] * len(players)
+        figures: dict[Key, Fraction] = {}
+        by_agent: dict[str, list[Fraction]] = defaultdict(list)
         for seat, (player, seated) in enumerate(zip(players, record["players"], strict=True)):
-            won = share if player["name"] in winners else 0.0
-            self.seat_shares[seat].append(won)
+            won = share if player["name"] in winners else ZERO
+            self.seat_wins[seat] += won
+            figures["seat", seat] = won
             by_agent[seated["agent"]].append(won)
-            home = self.homes[player["home"]]
+            home = self.homes.setdefault(player["home"], [0, ZERO])
             home[0] += 1
             home[1] += won
             self.totals[int(player["total"]), player["name"] in winners] += 1
         for agent, shares in by_agent.items():
-            self.agent_shares.setdefault(agent, array("d")).append(math.fsum(shares) / len(shares))
+            mine = sum(shares, ZERO) / len(shares)
+            self.agent_wins[agent] = self.agent_wins.get(agent, ZERO) + mine
             self.agent_seats[agent] = len(shares)
-        for column, name in zip(self.means, MEANS, strict=True):
-            column.append(sum(_figure(player, name) for player in players) / len(players))
+            figures["agent", agent] = mine
+        for moments, name in zip(self.means, MEANS, strict=True):
+            value = Fraction(sum(_figure(player, name) for player in players), len(players))
+            moments.add(value)
+            figures["mean", name] = value
         for move in record["moves"]:
-            self.turns[move["state"]].append(move["turn"])
+            turns = self.turns.get(move["state"])
+            if turns is None:
+                turns = self.turns[move["state"]] = Moments()
+            turns.add(int(move["turn"]))
         self.games += 1
         self.finals.append(final)
+        if self.paired:
+            self.pending.append((int(record["game"]), figures))
         if len(self.finals) == DECIDED_CHUNK:
             self.ask()
 
@@ -91,9 +131,40 @@ class Tally:
         if not self.finals:
             return
         bonus, siege = decided(self.finals)
-        self.bonus_decided.extend(bonus)
-        self.siege_decided.extend(siege)
+        self.bonus_decided += sum(bonus)
+        self.siege_decided += sum(siege)
+        for (game, figures), by_bonus, by_siege in zip(self.pending, bonus, siege, strict=False):
+            # (strict=False: not paired, nothing is pending)
+            figures["bonus_decides",] = Fraction(int(by_bonus))
+            figures["siege_decides",] = Fraction(int(by_siege))
+            self.ready.append((game, figures))
         self.finals = []
+        self.pending = []
+
+
+class Paired:
+    """The per-game differences of one rule set's figures less the first's,
+    game ``i`` against game ``i`` (the same deal and seed), summed as the
+    two games come in; a game waits here only until its pair arrives
+    (balance plays a few games of each rule set in turn, so few wait)."""
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.moments: dict[Key, Moments] = defaultdict(Moments)
+        self._mine: dict[int, dict[Key, Fraction]] = {}
+        self._theirs: dict[int, dict[Key, Fraction]] = {}
+
+    def add(self, game: int, figures: dict[Key, Fraction], base: bool) -> None:
+        waiting, keep = (self._theirs, self._mine) if base else (self._mine, self._theirs)
+        other = waiting.pop(game, None)
+        if other is None:
+            keep[game] = figures
+            return
+        mine, theirs = (figures, other) if base else (other, figures)
+        self.games += 1
+        for key, value in mine.items():
+            if key in theirs:
+                self.moments[key].add(theirs[key] - value)
 
 
 def _figure(player: dict[str, Any], name: str) -> int:
@@ -134,19 +205,28 @@ def proportion(successes: float, trials: int) -> dict[str, float]:
     return {"rate": _round(successes / trials), "low": _round(low), "high": _round(high)}
 
 
-def mean(values: Sequence[float]) -> dict[str, float]:
+def mean(values: Iterable[float | Fraction]) -> dict[str, float]:
     """A mean with its Student's t interval (a single value, or values all
     alike: the interval is the value)."""
-    import numpy
+    moments = Moments()
+    for value in values:
+        moments.add(Fraction(value))
+    return mean_of(moments)
+
+
+def mean_of(moments: Moments) -> dict[str, float]:
+    """:func:`mean` from the values' count, sum and sum of squares."""
     from scipy import stats
 
-    n = len(values)
-    centre = math.fsum(values) / n if n else 0.0
+    n = moments.count
+    centre = float(Fraction(moments.total) / n) if n else 0.0
+    point = {"value": _round(centre), "low": _round(centre), "high": _round(centre)}
     if n < 2:
-        return {"value": _round(centre), "low": _round(centre), "high": _round(centre)}
-    error = float(stats.sem(numpy.asarray(values, dtype=float)))
-    if error == 0 or math.isnan(error):
-        return {"value": _round(centre), "low": _round(centre), "high": _round(centre)}
+        return point
+    variance = (moments.squares - Fraction(moments.total) ** 2 / n) / (n - 1)
+    if variance <= 0:
+        return point
+    error = math.sqrt(float(variance / n))
     low, high = stats.t.interval(LEVEL, n - 1, loc=centre, scale=error)
     return {"value": _round(centre), "low": _round(low), "high": _round(high)}
 
@@ -168,15 +248,34 @@ class BalanceHeading:
 
 def balance_report(heading: BalanceHeading, records: Iterable[Record]) -> dict[str, Any]:
     """The ``balance --format json`` document (docs/formats.md) from the
-    games' records, rule set by rule set in the order first seen."""
+    games' records, rule set by rule set in the order first seen.  Games
+    are summed as they come: memory holds no list of games."""
     tallies: dict[str, Tally] = {}
+    pairs: dict[str, Paired] = {}
+
+    def hand_on(tally: Tally) -> None:
+        base = tally is next(iter(tallies.values()))
+        for game, figures in tally.ready:
+            if base:
+                for pair in pairs.values():
+                    pair.add(game, figures, base=True)
+            else:
+                pairs[tally.rules].add(game, figures, base=False)
+        tally.ready = []
+
     for record in records:
         name = record["rules"]
-        if name not in tallies:
-            tallies[name] = Tally(name)
-        tallies[name].add(record)
+        tally = tallies.get(name)
+        if tally is None:
+            tally = tallies[name] = Tally(name, paired=True)
+            if len(tallies) > 1:
+                pairs[name] = Paired()
+        tally.add(record)
+        if tally.ready:
+            hand_on(tally)
     for tally in tallies.values():
         tally.ask()
+        hand_on(tally)
     sets = [rule_set_figures(tally, heading.players) for tally in tallies.values()]
     ordered = list(tallies.values())
     return {
@@ -188,7 +287,9 @@ def balance_report(heading: BalanceHeading, records: Iterable[Record]) -> dict[s
         "seed": heading.seed,
         "level": LEVEL,
         "rule_sets": sets,
-        "differences": [_difference(ordered[0], other) for other in ordered[1:]],
+        "differences": [
+            _difference(ordered[0], other, pairs[other.rules]) for other in ordered[1:]
+        ],
     }
 
 
@@ -196,25 +297,25 @@ def rule_set_figures(tally: Tally, players: int) -> dict[str, Any]:
     games = tally.games
     fair = 1 / players
     seats = [
-        {"seat": seat + 1, **proportion(math.fsum(tally.seat_shares[seat]), games)}
+        {"seat": seat + 1, **proportion(float(tally.seat_wins[seat]), games)}
         for seat in range(players)
     ]
     first = seats[0]
     homes = []
     for home in sorted(tally.homes):
         count, wins = tally.homes[home]
-        rate = proportion(wins, int(count))
-        verdict = _verdict(wins, int(count), fair, len(tally.homes))
-        homes.append({"home": home, "games": int(count), **rate, "verdict": verdict})
+        rate = proportion(float(wins), count)
+        verdict = _verdict(float(wins), count, fair, len(tally.homes))
+        homes.append({"home": home, "games": count, **rate, "verdict": verdict})
     agents = sorted(tally.agent_seats)
     agent_rates = []
     for agent in agents:
-        shares = tally.agent_shares[agent]
         seat_count = tally.agent_seats[agent]
         trials = games * seat_count
-        agent_rates.append({"agent": agent, **proportion(math.fsum(shares) * seat_count, trials)})
+        wins = float(tally.agent_wins[agent] * seat_count)
+        agent_rates.append({"agent": agent, **proportion(wins, trials)})
     desirability = [
-        {"state": state, "games": len(turns), **_mean_turn(turns)}
+        {"state": state, "games": turns.count, **_mean_turn(turns)}
         for state, turns in sorted(tally.turns.items(), key=_by_mean_turn)
     ]
     return {
@@ -228,9 +329,9 @@ def rule_set_figures(tally: Tally, players: int) -> dict[str, Any]:
         },
         "home_win_rate": homes,
         "agent_win_rate": agent_rates,
-        "bonus_decides": proportion(sum(tally.bonus_decided), games),
-        "siege_decides": proportion(sum(tally.siege_decided), games),
-        "mean": {name: mean(tally.means[i]) for i, name in enumerate(MEANS)},
+        "bonus_decides": proportion(tally.bonus_decided, games),
+        "siege_decides": proportion(tally.siege_decided, games),
+        "mean": {name: mean_of(tally.means[i]) for i, name in enumerate(MEANS)},
         "state_desirability": desirability,
         "total_counts": total_counts(tally.totals),
     }
@@ -247,61 +348,43 @@ def _verdict(wins: float, games: int, fair: float, homes: int) -> str | None:
     return "strong" if low > fair else "weak" if high < fair else None
 
 
-def _by_mean_turn(item: tuple[str, Sequence[int]]) -> tuple[float, str]:
+def _by_mean_turn(item: tuple[str, Moments]) -> tuple[Fraction, str]:
     """States taken early first (the most wanted), then by id."""
     state, turns = item
-    return (math.fsum(turns) / len(turns), state)
+    return (Fraction(turns.total, turns.count), state)
 
 
-def _mean_turn(turns: Sequence[int]) -> dict[str, float]:
-    interval = mean(turns)
+def _mean_turn(turns: Moments) -> dict[str, float]:
+    interval = mean_of(turns)
     return {"mean_turn": interval["value"], "low": interval["low"], "high": interval["high"]}
 
 
-def _difference(base: Tally, other: Tally) -> dict[str, Any]:
+def _difference(base: Tally, other: Tally, pair: Paired) -> dict[str, Any]:
     """Each per-game figure of ``other`` less ``base``'s, paired by game,
     with its t interval; ``significant`` where the interval leaves out 0."""
-    games = min(base.games, other.games)
+    keys: list[tuple[dict[str, Any], Key]] = [
+        ({"figure": "seat_win_rate", "seat": seat + 1}, ("seat", seat))
+        for seat in range(base.seats)
+    ]
+    keys += [
+        ({"figure": "agent_win_rate", "agent": agent}, ("agent", agent))
+        for agent in sorted(base.agent_seats)
+    ]
+    keys += [({"figure": name}, (name,)) for name in ("bonus_decides", "siege_decides")]
+    keys += [({"figure": "mean", "of": name}, ("mean", name)) for name in MEANS]
     figures: list[dict[str, Any]] = []
-
-    def paired(what: dict[str, Any], mine: Sequence[float], theirs: Sequence[float]) -> None:
-        interval = mean([theirs[g] - mine[g] for g in range(games)])
-        significant = interval["low"] > 0 or interval["high"] < 0
+    for what, key in keys:
+        interval = mean_of(pair.moments.get(key) or Moments())
         figures.append(
             {
                 **what,
                 "difference": interval["value"],
                 "low": interval["low"],
                 "high": interval["high"],
-                "significant": significant,
+                "significant": interval["low"] > 0 or interval["high"] < 0,
             }
         )
-
-    for seat in range(base.seats):
-        paired(
-            {"figure": "seat_win_rate", "seat": seat + 1},
-            base.seat_shares[seat],
-            other.seat_shares[seat],
-        )
-    for agent in sorted(base.agent_seats):
-        paired(
-            {"figure": "agent_win_rate", "agent": agent},
-            base.agent_shares[agent],
-            other.agent_shares[agent],
-        )
-    for name, flags in (("bonus_decides", "bonus_decided"), ("siege_decides", "siege_decided")):
-        paired(
-            {"figure": name},
-            getattr(base, flags),
-            getattr(other, flags),
-        )
-    for index, name in enumerate(MEANS):
-        paired(
-            {"figure": "mean", "of": name},
-            base.means[index],
-            other.means[index],
-        )
-    return {"rules": other.rules, "against": base.rules, "games": games, "figures": figures}
+    return {"rules": other.rules, "against": base.rules, "games": pair.games, "figures": figures}
 
 
 # --- the distribution of totals (balance --report's chart) -----------------------------

@@ -1,0 +1,74 @@
+"""Ending a command on a signal or at its deadline: the one place.
+
+The command line (evlogic.cli) runs every command inside
+:func:`terminate_raises`: SIGTERM then raises :class:`Terminated` in the
+main thread, as Ctrl-C raises KeyboardInterrupt, so every command stops
+the same way on either: its ``-o`` files are written whole or not at all
+(evlogic.commands.output_file removes their temporary files), its worker
+processes are ended (evlogic.batch.workers), and it exits with 143 (130 on
+Ctrl-C).  Commands that play for long (balance, tune) run under
+:func:`deadline`, which raises :class:`TimeUp` the same way when their
+--timeout passes.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived: the command stops as it does on Ctrl-C (a
+    BaseException, like KeyboardInterrupt, so that no ``except Exception``
+    swallows it)."""
+
+
+class TimeUp(BaseException):
+    """The deadline of :func:`deadline` passed: the command stops as it
+    does on Ctrl-C, and says what it finished."""
+
+
+def _in_main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+@contextmanager
+def terminate_raises() -> Iterator[None]:
+    """While inside, SIGTERM raises :class:`Terminated` in the main thread
+    (outside the main thread, where no handler can be set: nothing)."""
+    if not _in_main_thread():
+        yield
+        return
+
+    def raise_terminated(signum: int, frame: object) -> None:
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+@contextmanager
+def deadline(seconds: float | None) -> Iterator[None]:
+    """While inside, :class:`TimeUp` is raised in the main thread once
+    ``seconds`` have passed (a real-time timer, SIGALRM: it also ends a
+    wait for worker processes).  None, or outside the main thread: no
+    limit."""
+    if seconds is None or not _in_main_thread():
+        yield
+        return
+
+    def raise_time_up(signum: int, frame: object) -> None:
+        raise TimeUp
+
+    previous = signal.signal(signal.SIGALRM, raise_time_up)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
