@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import clingo
 import clingo.ast
 import clingo.backend
-from clingo import Number, Symbol, Tuple_
+from clingo import Function, Number, Symbol, Tuple_
 
 from evlogic.asp.facts import Positions, board_program, number_symbol, state_ids, state_numbers
 from evlogic.asp.fragment import RULE_SET_READABLE_FILES
@@ -41,7 +41,7 @@ from evlogic.asp.solver import (
 from evlogic.errors import InputError, quote
 from evlogic.limits import checkpoint, watch
 from evlogic.loading.games import Game, Player, checked_game
-from evlogic.play.agents import MOVES, Agent
+from evlogic.play.agents import GAME, MOVES, Agent
 from evlogic.play.table import Table, turn_order
 from evlogic.reports.report import ScoreReport, atoms_by_position, decode
 from evlogic.reports.score import CACHED_BOARD_STATES, score_game, scoring_rules
@@ -78,10 +78,20 @@ class Move:
 
 @dataclass(frozen=True)
 class PlayedGame:
+    """A game played to its end: its final position is final (a report of
+    an unfinished game is a bug of the engine's, never a figure: play,
+    balance and tune never see one)."""
+
     table: Table
     moves: tuple[Move, ...]
     final: Game  # each player's states in the order won
     report: ScoreReport
+
+    def __post_init__(self) -> None:
+        if not self.report.final:
+            raise SolverError(
+                f"a played game stopped after {len(self.moves)} moves, before its game end"
+            )
 
 
 @dataclass
@@ -209,21 +219,7 @@ def _advance(
         game.ended = True
         return
     agent = game.table.seats[mover].agent
-    chosen = [_state_named(symbol, ids) for symbol in decision.chosen]
-    if len(chosen) != 1:
-        chose = ", ".join(sorted(chosen)) or "nothing"
-        raise InputError(
-            agent.name,
-            f"agent chose {len(chosen)} states ({chose}) at turn {turn}: "
-            "an agent derives choose(X) for exactly one candidate X",
-        )
-    state = _state_number(decision.chosen[0], len(ids))
-    if state is None or ids[state] in game.taken:
-        raise InputError(
-            agent.name,
-            f"agent chose {chosen[0]} at turn {turn}, which is not a candidate "
-            "(an unclaimed state)",
-        )
+    state = _chosen_state(agent, decision.chosen, turn, ids, game.free)
     game.last, game.before = (mover, state), decision.totals
     game.won[names[mover]].append(ids[state])
     game.taken.add(ids[state])
@@ -397,6 +393,28 @@ def _add_agent(builder: clingo.ast.ProgramBuilder, agent: Agent, part: int) -> N
         builder.add(statement)
 
 
+def _chosen_state(
+    agent: Agent, chosen: Sequence[Symbol], turn: int, ids: Sequence[str], free: set[int]
+) -> int:
+    """The state the agent chose at ``turn``, one of the ``free`` ones (the
+    candidates), or an InputError naming the agent (both encodings)."""
+    if len(chosen) != 1:
+        states = ", ".join(sorted(_state_named(symbol, ids) for symbol in chosen)) or "nothing"
+        raise InputError(
+            agent.name,
+            f"agent chose {len(chosen)} states ({states}) at turn {turn}: "
+            "an agent derives choose(X) for exactly one candidate X",
+        )
+    state = _state_number(chosen[0], len(ids))
+    if state is None or state not in free:
+        raise InputError(
+            agent.name,
+            f"agent chose {_state_named(chosen[0], ids)} at turn {turn}, which is not a "
+            "candidate (an unclaimed state)",
+        )
+    return state
+
+
 def _state_number(symbol: Symbol, states: int) -> int | None:
     """The state a chosen term numbers, if it numbers one."""
     if symbol.type == clingo.SymbolType.Number and 0 <= symbol.number < states:
@@ -437,22 +455,13 @@ def _board(table: Table) -> tuple[clingo.ast.AST, ...]:
 # --- the readable rules: rule sets with programs of their own ----------------------
 
 
-@dataclass(frozen=True)
-class _ReadableDecision:
-    over: bool
-    chosen: list[int]
-    outside: list[int]  # chosen states that are not candidates
-    gain: int | None
-    after: dict[int, int]  # player -> total after the chosen move
-
-
 def _play_readable(table: Table) -> PlayedGame:
     """:func:`play` by score's own rules: each decision a grounding of
     rules/scoring/ on every position a move could make, beside
-    rules/play/readable.lp and the agent's own file, with the tie-break
-    order of :meth:`_Control.decide` (a shuffle of the ranks 1..n a turn,
-    from ``random.Random(table.seed)``), so the game is the one moves.lp
-    plays."""
+    rules/play/readable.lp, whose figures are then handed to the mover's
+    agent as moves.lp's atoms (:class:`_Agents`), with the tie-break order
+    of :meth:`_Control.decide` (a shuffle of the ranks 1..n a turn, from
+    ``random.Random(table.seed)``), so the game is the one moves.lp plays."""
     board = table.board
     ids = state_ids(board)
     number = state_numbers(board)
@@ -462,47 +471,51 @@ def _play_readable(table: Table) -> PlayedGame:
     owned = [[number[s] for s in seat.states] for seat in table.seats]
     homes = [number[seat.home] for seat in table.seats]
     moves: list[Move] = []
+    agents = _Agents(table)
     seats = turn_order(len(table.seats), table.order)
-    for turn in range(1, len(ids) + 1):
+    for turn in range(1, len(ids) + 2):
         mover = next(seats)
         ranks = list(range(1, len(ids) + 1))
         rng.shuffle(ranks)
-        decision = _decide_readable(table, homes, owned, mover, turn, ranks)
-        if decision.over:
+        figures = _readable_figures(table, homes, owned, mover)
+        held = set(homes) | {state for states in owned for state in states}
+        free = set(range(len(ids))) - held
+        decision = agents.decide(turn, mover, figures.shown, ranks, free)
+        if figures.over:
             break
         agent = table.seats[mover].agent
-        if len(decision.chosen) != 1:
-            chose = ", ".join(ids[s] for s in sorted(decision.chosen)) or "nothing"
-            raise InputError(
-                agent.name,
-                f"agent chose {len(decision.chosen)} states ({chose}) at turn {turn}: "
-                "an agent derives choose(X) for exactly one candidate X",
-            )
-        state = decision.chosen[0]
-        if decision.outside or decision.gain is None:
-            raise InputError(
-                agent.name,
-                f"agent chose {ids[state]} at turn {turn}, which is not a candidate "
-                "(an unclaimed state)",
-            )
+        state = _chosen_state(agent, decision.chosen, turn, ids, free)
         owned[mover].append(state)
         won[names[mover]].append(ids[state])
-        totals = {names[p]: decision.after[p] for p in range(len(names))}
-        moves.append(Move(turn, names[mover], ids[state], decision.gain, totals))
+        totals = {names[p]: figures.after[state, p] for p in range(len(names))}
+        moves.append(Move(turn, names[mover], ids[state], figures.gain[state], totals))
+    else:
+        raise SolverError("a played game did not reach its game end")
     final = table.game(won)
     return PlayedGame(table, tuple(moves), final, score_game(final))
 
 
-def _decide_readable(
+@dataclass(frozen=True)
+class _ReadableFigures:
+    """What rules/play/readable.lp gives a decision: the atoms the agent
+    reads (rules/play/readable_decision.lp), and what the engine reads of
+    them, by state and player number."""
+
+    shown: tuple[Symbol, ...]
+    over: bool
+    gain: dict[int, int]  # candidate -> the mover's gain
+    after: dict[tuple[int, int], int]  # (candidate, player) -> total after
+
+
+def _readable_figures(
     table: Table,
     homes: Sequence[int],
     owned: Sequence[Sequence[int]],
     mover: int,
-    turn: int,
-    ranks: Sequence[int],
-) -> _ReadableDecision:
-    """A decision by the readable rules: position 0 now, then one position
-    a state nobody holds, the mover winning it last (rules/play/readable.lp)."""
+) -> _ReadableFigures:
+    """A decision's figures by the readable rules: position 0 now, then one
+    position a state nobody holds, the mover winning it last
+    (rules/play/readable.lp)."""
     board = table.board
     ids = state_ids(board)
     held = set(homes) | {state for states in owned for state in states}
@@ -513,20 +526,28 @@ def _decide_readable(
         grown = [list(states) for states in owned]
         grown[mover].append(x)
         games.append(_position(table, homes, grown))
-    lines = [f"mover({mover}). turn({turn})."]
-    lines.extend(f"play_world({index},{x})." for index, x in enumerate(worlds, start=1))
-    lines.extend(f"tie_break({state},{rank})." for state, rank in enumerate(ranks))
-    agent = table.seats[mover].agent
+    lines = [f"evlogic_mover({mover})."]
+    lines.extend(f"evlogic_world({index},{x})." for index, x in enumerate(worlds, start=1))
     paths = [
         *rule_paths((*RULE_SET_READABLE_FILES, *POSITION_INPUT)),
         *table.rules.programs,
-        rules_dir() / "play" / "readable.lp",
-        rules_dir() / "play" / "readable_decision.lp",
-        agent.path,
+        *rule_paths(READABLE),
     ]
     facts = table.rules.program() + "\n".join(lines) + "\n"
     shown = solve(facts, paths, Positions(board, games), parsed_facts(board_program(board)))
-    return _read_readable([symbol for symbol in shown if symbol.name in _DECISION_SHOWN])
+    figures = tuple(symbol for symbol in shown if symbol.name in _READABLE_SHOWN)
+    over = False
+    gain: dict[int, int] = {}
+    after: dict[tuple[int, int], int] = {}
+    for symbol in figures:
+        values = [argument.number for argument in symbol.arguments]
+        if symbol.name == "evlogic_over":
+            over = True
+        elif symbol.name == "evlogic_gain":
+            gain[values[0]] = values[1]
+        elif symbol.name == "evlogic_after":
+            after[values[0], values[1]] = values[2]
+    return _ReadableFigures(figures, over, gain, after)
 
 
 def _position(table: Table, homes: Sequence[int], owned: Sequence[Sequence[int]]) -> Game:
@@ -538,26 +559,91 @@ def _position(table: Table, homes: Sequence[int], owned: Sequence[Sequence[int]]
     return Game(table.board, players, "play", table.rules)
 
 
-#: What rules/play/decision.lp shows.
-_DECISION_SHOWN = frozenset({"over", "choose", "chosen_after", "chosen_gain", "not_candidate"})
+#: The readable rules of a decision, beside score's.
+READABLE = ("play/readable.lp", "play/readable_decision.lp")
+
+#: The prefix of what rules/play/readable.lp derives: the rest of each name
+#: is the predicate an agent reads (fragment.AGENT_INPUTS).
+_EVLOGIC = "evlogic_"
+
+#: What rules/play/readable_decision.lp shows.
+_READABLE_SHOWN = frozenset(
+    _EVLOGIC + name
+    for name in (
+        "over",
+        "player",
+        "home",
+        "owned",
+        "candidate",
+        "total",
+        "after",
+        "gain",
+        "face_gain",
+    )
+)
 
 
-def _read_readable(symbols: Sequence[Symbol]) -> _ReadableDecision:
-    over = False
-    chosen: list[int] = []
-    outside: list[int] = []
-    gain: int | None = None
-    after: dict[int, int] = {}
-    for symbol in symbols:
-        arguments = [argument.number for argument in symbol.arguments]
-        if symbol.name == "over":
-            over = True
-        elif symbol.name == "choose":
-            chosen.append(arguments[0])
-        elif symbol.name == "not_candidate":
-            outside.append(arguments[0])
-        elif symbol.name == "chosen_gain":
-            gain = arguments[0]
-        elif symbol.name == "chosen_after":
-            after[arguments[0]] = arguments[1]
-    return _ReadableDecision(over, chosen, outside, gain, after)
+class _Agents:
+    """The seats' agents of one game played by the readable rules, in a
+    clingo control of their own, as moves.lp's games ground them: the
+    board, the rule set, rules/play/decision.lp and each agent's part
+    (:func:`_add_agent`, the statements :func:`evlogic.play.agents.load_agent`
+    read, whatever the rule set); at each decision, readable.lp's figures
+    as the atoms moves.lp derives for game 0 at that turn (the decision
+    ``(0, t)`` in front of each, the game 0 in front of ``player`` and
+    ``home``), the mover, the turn and the tie-break order, then the
+    mover's agent.  The agent reads nothing of the scoring rules' nor of
+    readable.lp's, and derives nothing they read."""
+
+    def __init__(self, table: Table) -> None:
+        checkpoint()
+        self.shown: list[Symbol] = []
+        self._control = control = clingo.Control(["--warn=none"])
+        watch(control)  # interrupted if this work is given up on (evlogic.limits)
+        control.register_observer(_Shown(self.shown))
+        parts: dict[int, int] = {}  # id(agent) -> its part's number
+        with clingo.ast.ProgramBuilder(control) as builder:
+            for statement in rule_statements(rules_dir() / DECISION[1]):
+                builder.add(statement)
+            for statement in _board(table):
+                builder.add(statement)
+            for seat in table.seats:
+                if id(seat.agent) not in parts:
+                    parts[id(seat.agent)] = len(parts)
+                    _add_agent(builder, seat.agent, parts[id(seat.agent)])
+        self._parts = [parts[id(seat.agent)] for seat in table.seats]
+        control.ground([("base", [])])
+        self.shown.clear()
+
+    def decide(
+        self,
+        turn: int,
+        mover: int,
+        figures: Sequence[Symbol],
+        ranks: Sequence[int],
+        free: set[int],
+    ) -> _Decision:
+        """The mover's agent on ``figures`` (readable.lp's, shown) at
+        ``turn``; ``ranks``: each state's rank in the turn's random order,
+        given for the ``free`` states as moves.lp gives it."""
+        checkpoint()
+        decision = Tuple_([Number(0), Number(turn)])
+        atoms = [
+            Function("deciding", [decision]),
+            Function("mover", [decision, Number(mover)]),
+            Function("turn", [decision, Number(turn)]),
+        ]
+        atoms.extend(
+            Function("tie_break", [decision, Number(state), Number(ranks[state])])
+            for state in sorted(free)
+        )
+        for symbol in figures:
+            name = symbol.name.removeprefix(_EVLOGIC)
+            first = Number(0) if (name, len(symbol.arguments)) in GAME else decision
+            atoms.append(Function(name, [first, *symbol.arguments]))
+        part = f"turn_{turn}"
+        self._control.add(part, [], "".join(f"{atom}." for atom in atoms))
+        self.shown.clear()
+        self._control.ground([(part, []), (f"agent_{self._parts[mover]}", [Number(turn)])])
+        checkpoint()
+        return _read(self.shown, {0: 0})[0]
