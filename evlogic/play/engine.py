@@ -13,7 +13,14 @@ grounder hands it over: every program here is stratified, so grounding
 decides it and nothing is solved.  A move's totals are the totals of the
 turn after it, and its gain the mover's difference.  The final position is
 scored by score's own rules (evlogic.reports.score.score_game), so a played
-game's report is the report ``evlogic score`` gives its final position.
+game's report is the report ``evlogic score`` gives its final position; a
+game is always played to its end (:class:`PlayedGame`).
+
+A rule set with programs of its own is played by score's rules and
+rules/play/readable.lp instead; its figures reach the mover's agent as the
+atoms moves.lp derives, and the agent is grounded as here (:class:`_Agents`):
+an agent is read once (evlogic.play.agents.load_agent) and grounded one way
+whatever the rule set.
 """
 
 from __future__ import annotations
