@@ -396,9 +396,9 @@ def test_a_played_game_that_is_not_final_is_an_internal_error(board):
 
 
 def stopping_early(monkeypatch) -> None:
-    """Make both encodings believe the game is over from turn 3 on (a bug)."""
-    read, figures = engine._read, engine._readable_figures
-    calls = {"readable": 0}
+    """Make both encodings believe the game is over from turn 3 on (a bug):
+    both read a decision by engine._read."""
+    read = engine._read
 
     def read_over(symbols, index):
         decisions = read(symbols, index)
@@ -408,15 +408,7 @@ def stopping_early(monkeypatch) -> None:
                 decision.over = True
         return decisions
 
-    def figures_over(*args, **kwargs):
-        calls["readable"] += 1
-        found = figures(*args, **kwargs)
-        if calls["readable"] >= 3:
-            return engine._ReadableFigures(found.shown, True, found.gain, found.after)
-        return found
-
     monkeypatch.setattr(engine, "_read", read_over)
-    monkeypatch.setattr(engine, "_readable_figures", figures_over)
 
 
 @pytest.mark.parametrize("rules", ["standard", "home-bonus"])

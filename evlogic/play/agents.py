@@ -65,16 +65,16 @@ class Agent:
     atom's, nothing in front of a :data:`BOARD` atom's), each rule with
     ``deciding((G, turn))`` in its body, where ``G`` is a variable and
     ``turn`` the constant :attr:`parameter`, both of names the agent does
-    not use."""
+    not use.  Both encodings of a decision ground these statements, and
+    no other: the agent's file is read once (:func:`load_agent`)."""
 
     name: str
-    path: Path
     statements: tuple[clingo.ast.AST, ...]
     parameter: str
     reads: frozenset[tuple[str, int]]  # the inputs of STEPPED it mentions
 
 
-def _agent(name: str, path: Path, statements: Sequence[clingo.ast.AST]) -> Agent:
+def _agent(name: str, statements: Sequence[clingo.ast.AST]) -> Agent:
     hidden = (
         clingo.ast.ASTType.ShowSignature,
         clingo.ast.ASTType.ShowTerm,
@@ -86,7 +86,7 @@ def _agent(name: str, path: Path, statements: Sequence[clingo.ast.AST]) -> Agent
     parameter = _fresh(text, "turn")
     stepped = _Stepped(parameter, _fresh(text, "Game"))
     statements = tuple(stepped.statement(s) for s in kept)
-    return Agent(name, path, statements, parameter, frozenset(stepped.reads))
+    return Agent(name, statements, parameter, frozenset(stepped.reads))
 
 
 def _fresh(text: str, stem: str) -> str:
@@ -181,7 +181,7 @@ def _read_agent(name: str, path: Path) -> Agent:
     program = read_program([path])
     refuse_outside(program, Kind.AGENT)
     refuse_unstratified(program, UNSTRATIFIED)
-    return _agent(name, path, program.statements)
+    return _agent(name, program.statements)
 
 
 #: Why an agent may not loop through negation or an aggregate.

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 import clingo
 import clingo.ast
 import clingo.backend
-from clingo import Function, Number, Symbol, Tuple_
+from clingo import Number, Symbol, Tuple_
 
 from evlogic.asp.facts import Positions, board_program, number_symbol, state_ids, state_numbers
 from evlogic.asp.fragment import RULE_SET_READABLE_FILES
@@ -48,7 +48,7 @@ from evlogic.asp.solver import (
 from evlogic.errors import InputError, quote
 from evlogic.limits import checkpoint, watch
 from evlogic.loading.games import Game, Player, checked_game
-from evlogic.play.agents import GAME, MOVES, Agent
+from evlogic.play.agents import MOVES, Agent
 from evlogic.play.table import Table, turn_order
 from evlogic.reports.report import ScoreReport, atoms_by_position, decode
 from evlogic.reports.score import CACHED_BOARD_STATES, score_game, scoring_rules
@@ -468,67 +468,46 @@ def _play_readable(table: Table) -> PlayedGame:
     rules/play/readable.lp, whose figures are then handed to the mover's
     agent as moves.lp's atoms (:class:`_Agents`), with the tie-break order
     of :meth:`_Control.decide` (a shuffle of the ranks 1..n a turn, from
-    ``random.Random(table.seed)``), so the game is the one moves.lp plays."""
-    board = table.board
-    ids = state_ids(board)
-    number = state_numbers(board)
-    rng = random.Random(table.seed)
+    ``random.Random(table.seed)``), so the game is the one moves.lp plays;
+    its moves are read as moves.lp's are (:func:`_advance`)."""
+    ids = state_ids(table.board)
+    number = state_numbers(table.board)
     names = [seat.name for seat in table.seats]
-    won: dict[str, list[str]] = {name: [] for name in names}
-    owned = [[number[s] for s in seat.states] for seat in table.seats]
-    homes = [number[seat.home] for seat in table.seats]
-    moves: list[Move] = []
+    taken = {state for seat in table.seats for state in (seat.home, *seat.states)}
+    free = set(range(len(ids))) - {number[s] for s in taken}
+    game = _Playing(
+        table, 0, random.Random(table.seed), taken, free, {name: [] for name in names}, []
+    )
     agents = _Agents(table)
     seats = turn_order(len(table.seats), table.order)
     for turn in range(1, len(ids) + 2):
         mover = next(seats)
+        game.free.discard(game.last[1])
         ranks = list(range(1, len(ids) + 1))
-        rng.shuffle(ranks)
-        figures = _readable_figures(table, homes, owned, mover)
-        held = set(homes) | {state for states in owned for state in states}
-        free = set(range(len(ids))) - held
-        decision = agents.decide(turn, mover, figures.shown, ranks, free)
-        if figures.over:
+        game.rng.shuffle(ranks)
+        figures = _readable_figures(game, mover)
+        decision = agents.decide(turn, mover, figures, ranks, game.free)
+        _advance(game, turn, mover, decision, ids, names)
+        if game.ended:
             break
-        agent = table.seats[mover].agent
-        state = _chosen_state(agent, decision.chosen, turn, ids, free)
-        owned[mover].append(state)
-        won[names[mover]].append(ids[state])
-        totals = {names[p]: figures.after[state, p] for p in range(len(names))}
-        moves.append(Move(turn, names[mover], ids[state], figures.gain[state], totals))
     else:
         raise SolverError("a played game did not reach its game end")
-    final = table.game(won)
-    return PlayedGame(table, tuple(moves), final, score_game(final))
+    final = table.game(game.won)
+    return PlayedGame(table, tuple(game.moves), final, score_game(final))
 
 
-@dataclass(frozen=True)
-class _ReadableFigures:
-    """What rules/play/readable.lp gives a decision: the atoms the agent
-    reads (rules/play/readable_decision.lp), and what the engine reads of
-    them, by state and player number."""
-
-    shown: tuple[Symbol, ...]
-    over: bool
-    gain: dict[int, int]  # candidate -> the mover's gain
-    after: dict[tuple[int, int], int]  # (candidate, player) -> total after
-
-
-def _readable_figures(
-    table: Table,
-    homes: Sequence[int],
-    owned: Sequence[Sequence[int]],
-    mover: int,
-) -> _ReadableFigures:
-    """A decision's figures by the readable rules: position 0 now, then one
+def _readable_figures(game: _Playing, mover: int) -> Sequence[Symbol]:
+    """A decision's figures by the readable rules, as
+    rules/play/readable_decision.lp shows them: position 0 now, then one
     position a state nobody holds, the mover winning it last
     (rules/play/readable.lp)."""
+    table = game.table
     board = table.board
-    ids = state_ids(board)
-    held = set(homes) | {state for states in owned for state in states}
-    now = _position(table, homes, owned)
-    worlds = [x for x in range(len(ids)) if x not in held]
-    games = [now]
+    number = state_numbers(board)
+    homes = [number[seat.home] for seat in table.seats]
+    owned = [[number[s] for s in (*seat.states, *game.won[seat.name])] for seat in table.seats]
+    games = [_position(table, homes, owned)]
+    worlds = sorted(game.free)
     for x in worlds:
         grown = [list(states) for states in owned]
         grown[mover].append(x)
@@ -541,20 +520,9 @@ def _readable_figures(
         *rule_paths(READABLE),
     ]
     facts = table.rules.program() + "\n".join(lines) + "\n"
-    shown = solve(facts, paths, Positions(board, games), parsed_facts(board_program(board)))
-    figures = tuple(symbol for symbol in shown if symbol.name in _READABLE_SHOWN)
-    over = False
-    gain: dict[int, int] = {}
-    after: dict[tuple[int, int], int] = {}
-    for symbol in figures:
-        values = [argument.number for argument in symbol.arguments]
-        if symbol.name == "evlogic_over":
-            over = True
-        elif symbol.name == "evlogic_gain":
-            gain[values[0]] = values[1]
-        elif symbol.name == "evlogic_after":
-            after[values[0], values[1]] = values[2]
-    return _ReadableFigures(figures, over, gain, after)
+    # readable_decision.lp alone shows: the scoring files here have no #show, and a rule
+    # set's program may not hold one (evlogic/asp/fragment.py)
+    return solve(facts, paths, Positions(board, games), parsed_facts(board_program(board)))
 
 
 def _position(table: Table, homes: Sequence[int], owned: Sequence[Sequence[int]]) -> Game:
@@ -569,49 +537,34 @@ def _position(table: Table, homes: Sequence[int], owned: Sequence[Sequence[int]]
 #: The readable rules of a decision, beside score's.
 READABLE = ("play/readable.lp", "play/readable_decision.lp")
 
-#: The prefix of what rules/play/readable.lp derives: the rest of each name
-#: is the predicate an agent reads (fragment.AGENT_INPUTS).
-_EVLOGIC = "evlogic_"
-
-#: What rules/play/readable_decision.lp shows.
-_READABLE_SHOWN = frozenset(
-    _EVLOGIC + name
-    for name in (
-        "over",
-        "player",
-        "home",
-        "owned",
-        "candidate",
-        "total",
-        "after",
-        "gain",
-        "face_gain",
-    )
-)
+#: How readable.lp's figures reach the mover's agent, beside decision.lp.
+READABLE_AGENT = "play/readable_agent.lp"
 
 
 class _Agents:
     """The seats' agents of one game played by the readable rules, in a
     clingo control of their own, as moves.lp's games ground them: the
     board, the rule set, rules/play/decision.lp and each agent's part
-    (:func:`_add_agent`, the statements :func:`evlogic.play.agents.load_agent`
-    read, whatever the rule set); at each decision, readable.lp's figures
-    as the atoms moves.lp derives for game 0 at that turn (the decision
-    ``(0, t)`` in front of each, the game 0 in front of ``player`` and
-    ``home``), the mover, the turn and the tie-break order, then the
-    mover's agent.  The agent reads nothing of the scoring rules' nor of
-    readable.lp's, and derives nothing they read."""
+    (:func:`_add_agent`: the statements evlogic.play.agents.load_agent
+    read, whatever the rule set); at each decision,
+    rules/play/readable_agent.lp's part, which gives readable.lp's figures
+    as the atoms moves.lp derives for game 0, then the mover's agent.  The
+    agent reads nothing of the scoring rules' nor of readable.lp's, and
+    derives nothing they read."""
 
     def __init__(self, table: Table) -> None:
         checkpoint()
         self.shown: list[Symbol] = []
+        self._figures: Sequence[Symbol] = ()
+        self._ranks: list[Symbol] = []
         self._control = control = clingo.Control(["--warn=none"])
         watch(control)  # interrupted if this work is given up on (evlogic.limits)
         control.register_observer(_Shown(self.shown))
         parts: dict[int, int] = {}  # id(agent) -> its part's number
         with clingo.ast.ProgramBuilder(control) as builder:
-            for statement in rule_statements(rules_dir() / DECISION[1]):
-                builder.add(statement)
+            for name in (DECISION[1], READABLE_AGENT):
+                for statement in rule_statements(rules_dir() / name):
+                    builder.add(statement)
             for statement in _board(table):
                 builder.add(statement)
             for seat in table.seats:
@@ -622,6 +575,13 @@ class _Agents:
         control.ground([("base", [])])
         self.shown.clear()
 
+    # @figures(t) and @ranks(t) in rules/play/readable_agent.lp
+    def figures(self, _turn: Symbol) -> Sequence[Symbol]:
+        return self._figures
+
+    def ranks(self, _turn: Symbol) -> list[Symbol]:
+        return self._ranks
+
     def decide(
         self,
         turn: int,
@@ -630,27 +590,16 @@ class _Agents:
         ranks: Sequence[int],
         free: set[int],
     ) -> _Decision:
-        """The mover's agent on ``figures`` (readable.lp's, shown) at
+        """The mover's agent on ``figures`` (readable_decision.lp's) at
         ``turn``; ``ranks``: each state's rank in the turn's random order,
-        given for the ``free`` states as moves.lp gives it."""
+        given for the ``free`` states, as moves.lp gives it."""
         checkpoint()
-        decision = Tuple_([Number(0), Number(turn)])
-        atoms = [
-            Function("deciding", [decision]),
-            Function("mover", [decision, Number(mover)]),
-            Function("turn", [decision, Number(turn)]),
-        ]
-        atoms.extend(
-            Function("tie_break", [decision, Number(state), Number(ranks[state])])
-            for state in sorted(free)
-        )
-        for symbol in figures:
-            name = symbol.name.removeprefix(_EVLOGIC)
-            first = Number(0) if (name, len(symbol.arguments)) in GAME else decision
-            atoms.append(Function(name, [first, *symbol.arguments]))
-        part = f"turn_{turn}"
-        self._control.add(part, [], "".join(f"{atom}." for atom in atoms))
+        self._figures = figures
+        self._ranks = [Tuple_([Number(x), Number(ranks[x])]) for x in sorted(free)]
         self.shown.clear()
-        self._control.ground([(part, []), (f"agent_{self._parts[mover]}", [Number(turn)])])
+        t, m = Number(turn), Number(mover)
+        self._control.ground(
+            [("figures", [t, m]), (f"agent_{self._parts[mover]}", [t])], context=self
+        )
         checkpoint()
         return _read(self.shown, {0: 0})[0]
