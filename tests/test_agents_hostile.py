@@ -97,10 +97,15 @@ def tables(board, agent: Agent) -> list[Table]:
     [*BUNDLED, *(str(path) for path in EXAMPLE_AGENTS)],
     ids=lambda reference: Path(reference).name,
 )
-def test_every_bundled_and_example_agent_plays_the_same_game_both_ways(board, reference):
+def test_every_bundled_and_example_agent_plays_the_same_game_both_ways(
+    board, home_bonus, reference
+):
     agent = load_agent(reference)
     for table in tables(board, agent):
         assert isinstance(both_ways(table), tuple), table.seed
+    # and to its end under a rule set with a program of its own
+    table = deal(board, load_rule_set(home_bonus), (agent, load_agent("greedy")), "snake", 3)
+    assert isinstance(game_or_error(table, readable=True), tuple)
 
 
 def test_there_are_example_agents():
@@ -323,6 +328,29 @@ def test_a_fragment_refusal_points_at_the_agent_section_of_docs_play(tmp_path):
     section = text.partition("### Writing an agent\n")[2].partition("\n## ")[0]
     for says in ("stratified", "`#show`", "renamed apart", "exactly one answer set"):
         assert says in section, says
+
+
+def test_a_rule_set_s_program_cannot_reach_the_readable_rules(board, tmp_path, home_bonus):
+    """readable.lp's names start evlogic_: a rule set's helpers named like
+    what it derived before (play_world, mover, candidate, ...) change no
+    move, and an evlogic_ name is refused when the rule set is read."""
+    helpers = (
+        "play_world(G, 99) :- game(G).\nmover(G) :- game(G).\ncandidate(G) :- game(G).\n"
+        "player(G) :- game(G).\ntotal(G, 1000) :- game(G).\ngain(G, 1000) :- game(G).\n"
+    )
+    (tmp_path / "home-bonus.lp").write_text(
+        "face_value(G, P, home_bonus, 5) :- home(G, P, _).\n" + helpers
+    )
+    (tmp_path / "sly.yaml").write_text("extends: standard\nprograms: [home-bonus.lp]\n")
+    greedy = load_agent("greedy")
+    for seed in (2, 4):
+        sly = deal(board, load_rule_set(tmp_path / "sly.yaml"), (greedy, greedy), "snake", seed)
+        plain = deal(board, load_rule_set(home_bonus), (greedy, greedy), "snake", seed)
+        assert game_or_error(sly, readable=True) == game_or_error(plain, readable=True)
+    (tmp_path / "bad.lp").write_text("evlogic_world(G, 99) :- game(G).\n")
+    (tmp_path / "bad.yaml").write_text("extends: standard\nprograms: [bad.lp]\n")
+    with pytest.raises(InputError, match="evlogic_ names are evlogic's"):
+        load_rule_set(tmp_path / "bad.yaml")
 
 
 # --- the command line: exit codes, one line, the game played to its end ------
