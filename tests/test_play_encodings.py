@@ -1,7 +1,8 @@
 """The two encodings of a decision play the same games: rules/play/moves.lp
 (fast, the mover's region grown once a candidate) against score's own rules
 on every position a move could make (rules/play/readable.lp), on random
-boards, rule sets, tables and agents."""
+boards, rule sets, tables and agents (the bundled ones and the examples';
+hostile ones: tests/test_agents_hostile.py)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,13 @@ from evlogic.play.table import ORDERS, Seat, Table
 from evlogic.reports.score import score_game
 from strategies import as_game, boards
 
-AGENTS = {name: load_agent(name) for name in BUNDLED}
+#: The bundled agents and the example agents (examples/agents/), which both
+#: encodings read and ground one way (evlogic/play/agents.py).
+EXAMPLE_AGENTS = sorted((Path(__file__).parents[1] / "examples").rglob("agents/*.lp"))
+AGENTS = {
+    **{name: load_agent(name) for name in BUNDLED},
+    **{path.name: load_agent(str(path)) for path in EXAMPLE_AGENTS},
+}
 
 
 @st.composite
@@ -35,7 +42,7 @@ def tables(draw) -> Table:
     rules = rule_set_from_field(document, Path("."))
     game = as_game(board, [{"name": f"P{i}", "home": h, "states": []} for i, h in enumerate(homes)])
     seats = tuple(
-        Seat(f"P{i}", home, (), AGENTS[draw(st.sampled_from(BUNDLED))])
+        Seat(f"P{i}", home, (), AGENTS[draw(st.sampled_from(sorted(AGENTS)))])
         for i, home in enumerate(homes)
     )
     return Table(game.board, rules, seats, draw(st.sampled_from(ORDERS)), draw(st.integers(0, 99)))

@@ -14,7 +14,9 @@ that file (a rule's head, an #external, a #show), as clingo.ast parses it,
 and that every predicate named as input or output is known: evlogic's table
 of its own names (evlogic/asp/predicates.py), a head of some rule file, or
 one of the few facts the Python side gives a rule file outside that table
-(PYTHON_FACTS, each checked to be written by the module named).
+(PYTHON_FACTS, each checked to be written by the module named), or what a
+decision gives an agent (the agent fragment's inputs,
+evlogic/asp/fragment.py).
 
 A second encoding of a rule has a ``Re-encodes:`` line (the rule files it
 says again, which must exist) and an ``Agreement:`` line (the tests that
@@ -33,7 +35,7 @@ import clingo.ast
 import pytest
 from clingo.ast import ASTType
 
-from evlogic.asp import predicates
+from evlogic.asp import fragment, predicates
 from evlogic.resources import rules_dir
 
 REPO = Path(__file__).resolve().parents[1]
@@ -47,9 +49,8 @@ Predicate = tuple[str, int]
 PYTHON_FACTS: dict[Predicate, str] = {
     ("way_state", 2): "evlogic/reports/boardreport.py",
     ("asked_tier", 2): "evlogic/reports/boardreport.py",
-    ("mover", 1): "evlogic/play/engine.py",
-    ("tie_break", 2): "evlogic/play/engine.py",
-    ("play_world", 2): "evlogic/play/engine.py",
+    ("evlogic_mover", 1): "evlogic/play/engine.py",
+    ("evlogic_world", 2): "evlogic/play/engine.py",
     ("held", 3): "evlogic/play/engine.py",
     ("layout_rows", 2): "evlogic/drawing/relayout.py",
     ("layout_columns", 2): "evlogic/drawing/relayout.py",
@@ -198,7 +199,7 @@ def heads(path: Path) -> frozenset[Predicate]:
 @cache
 def known() -> frozenset[Predicate]:
     """Every predicate a header may name."""
-    every = set(predicates.EVLOGIC_PREDICATES) | set(PYTHON_FACTS)
+    every = set(predicates.EVLOGIC_PREDICATES) | set(PYTHON_FACTS) | set(fragment.AGENT_INPUTS)
     for path in RULE_FILES:
         every |= heads(path)
     return frozenset(every)

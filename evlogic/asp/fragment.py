@@ -5,7 +5,9 @@ accepted only when every statement is one of the forms below; anything else
 is refused in one line naming the file, the line and the statement.  Why
 every program in the fragment is sound for the searches, and why ``score``
 and ``check`` then see the same figures, is argued in docs/verification.md;
-tests/test_fragment.py checks the argument by brute force.
+tests/test_fragment.py checks the argument by brute force.  An agent's
+fragment (``Kind.AGENT``, :func:`_agent_statement`) is argued in
+docs/play.md, "Writing an agent".
 
 Both kinds of program may hold comments, ``#program base.``, ``#defined``,
 ``#include`` of files in the program's own folder, and normal rules: a head
@@ -75,6 +77,14 @@ class Kind(Enum):
     PROPERTY = "a property"
     RULE_SET = "a rule set's program"
     AGENT = "an agent"
+
+
+#: Where the manual states each fragment and argues it sound.
+FRAGMENT_DOCS = {
+    Kind.PROPERTY: "docs/verification.md",
+    Kind.RULE_SET: "docs/verification.md",
+    Kind.AGENT: "docs/play.md#writing-an-agent",
+}
 
 
 #: What a property may derive of a position numbered 1 or more (built from
@@ -217,7 +227,7 @@ def _refusal(outside: _Outside, kind: Kind) -> InputError:
     shown = text if len(text) <= 60 else text[:57] + "..."
     return InputError(
         display_path(Path(where.filename)),
-        f"{shown!r} is {outside.why} (what {kind.value} may hold: docs/verification.md)",
+        f"{shown!r} is {outside.why} (what {kind.value} may hold: {FRAGMENT_DOCS[kind]})",
         line=where.line,
     )
 

@@ -60,6 +60,7 @@ class _Rule:
     user: bool
     source: str
     line: int
+    text: str  # the rule as written, on one line
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,7 @@ class _Written:
     user: bool
     source: str
     line: int
+    text: str
 
     def instances(self, positions: frozenset[int]) -> list[_Rule]:
         """One copy a position for each variable that is a head's first
@@ -89,6 +91,7 @@ class _Written:
                 self.user,
                 self.source,
                 self.line,
+                self.text,
             )
             for choice in choices
         ]
@@ -115,7 +118,27 @@ def refuse_unsound(rules: Sequence[Path], program: UserProgram) -> None:
         for atom in rule.heads | rule.positive | rule.negative
         if isinstance(atom[2], int)
     )
-    _unstratified([instance for rule in _live(written) for instance in rule.instances(positions)])
+    _unstratified(
+        [instance for rule in _live(written) for instance in rule.instances(positions)],
+        "a loop like that can rule positions out or score one position two ways, and check "
+        "and diff need programs without one",
+    )
+
+
+def refuse_unstratified(program: UserProgram, why: str) -> None:
+    """Raise an InputError naming the file, line and text of a rule of
+    ``program`` in a loop through negation or an aggregate (``why``: what
+    such a loop would do), the whole program read as it stands: what it
+    reads and does not derive is given as facts, and no rule beside it
+    reads what it derives (an agent's, renamed apart from the engine's,
+    evlogic/play/agents.py).  Every rule counts, whatever it reads."""
+    written: list[_Written] = []
+    for node in program.statements:  # (a bundled agent's too)
+        if node.ast_type == clingo.ast.ASTType.Rule:
+            written.append(_rule(node, True))
+    _unstratified(
+        [instance for rule in written for instance in rule.instances(frozenset())], why, True
+    )
 
 
 #: What a search's facts and externals give, beyond the board's (BOARD_FACTS).
@@ -197,6 +220,7 @@ def _rule(node: clingo.ast.AST, user: bool) -> _Written:
         user,
         display_path(Path(where.filename)),
         where.line,
+        " ".join(str(node).split()),
     )
 
 
@@ -265,8 +289,10 @@ def _matches(read: Pattern, derived: Pattern) -> bool:
     return (read[:2] == derived[:2] and None in (read[2], derived[2])) or read == derived
 
 
-def _unstratified(rules: list[_Rule]) -> None:
-    """No loop through negation or an aggregate that a user's rule is in."""
+def _unstratified(rules: list[_Rule], why: str, quoted: bool = False) -> None:
+    """No loop through negation or an aggregate that a user's rule is in;
+    ``why``: what the refusal says such a loop would do; ``quoted``: the
+    refusal quotes the rule."""
     # Two nodes a pattern: as derived (a head) and as read (a body); a head
     # leads to what its rule reads, a read pattern to the heads that can
     # derive its atoms.
@@ -297,12 +323,12 @@ def _unstratified(rules: list[_Rule]) -> None:
             for head in sorted(rule.heads, key=_order) if rule.user else ():
                 step = looped.get(component[(True, head)])
                 if step is not None and (bool(inside(rule, head)) or not takes_step):
+                    shown = rule.text if len(rule.text) <= 60 else rule.text[:57] + "..."
                     raise InputError(
                         rule.source,
-                        f"{_name(head)} depends on itself through negation or an aggregate "
-                        f"({_name(step[0])} on {_name(step[1])}): a loop like that can rule "
-                        "positions out or score one position two ways, and check and diff "
-                        "need programs without one",
+                        (f"{shown!r}: " if quoted else "")
+                        + f"{_name(head)} depends on itself through negation or an aggregate "
+                        f"({_name(step[0])} on {_name(step[1])}): {why}",
                         line=rule.line,
                     )
 

@@ -5,8 +5,11 @@ file of the user's, read once and checked against the agent fragment
 (evlogic/asp/fragment.py, ``Kind.AGENT``): normal rules over what a
 decision gives (rules/play/moves.lp's outputs, the board, the position,
 ``tie_break/2``, ``turn/1``), deriving ``choose/1`` and helpers of its own,
-stratified.  Such a program has exactly one answer set, so a decision is a
-function of the position and the seed.
+stratified as a whole (evlogic/asp/soundness.py).  Such a program has
+exactly one answer set, so a decision is a function of the position and the
+seed.  An agent is read here once, whatever the rule set it plays under
+(docs/play.md, "Writing an agent"): both encodings of a decision ground the
+statements :class:`Agent` holds, never the file.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import clingo.ast
 from evlogic.asp.fragment import AGENT_INPUTS, Kind, refuse_outside
 from evlogic.asp.predicates import BOARD_FACTS
 from evlogic.asp.program import read_program
-from evlogic.asp.soundness import refuse_unsound
+from evlogic.asp.soundness import refuse_unstratified
 from evlogic.errors import InputError, quote
 from evlogic.resources import display_path, rules_dir
 
@@ -62,16 +65,16 @@ class Agent:
     atom's, nothing in front of a :data:`BOARD` atom's), each rule with
     ``deciding((G, turn))`` in its body, where ``G`` is a variable and
     ``turn`` the constant :attr:`parameter`, both of names the agent does
-    not use."""
+    not use.  Both encodings of a decision ground these statements, and
+    no other: the agent's file is read once (:func:`load_agent`)."""
 
     name: str
-    path: Path
     statements: tuple[clingo.ast.AST, ...]
     parameter: str
     reads: frozenset[tuple[str, int]]  # the inputs of STEPPED it mentions
 
 
-def _agent(name: str, path: Path, statements: Sequence[clingo.ast.AST]) -> Agent:
+def _agent(name: str, statements: Sequence[clingo.ast.AST]) -> Agent:
     hidden = (
         clingo.ast.ASTType.ShowSignature,
         clingo.ast.ASTType.ShowTerm,
@@ -83,7 +86,7 @@ def _agent(name: str, path: Path, statements: Sequence[clingo.ast.AST]) -> Agent
     parameter = _fresh(text, "turn")
     stepped = _Stepped(parameter, _fresh(text, "Game"))
     statements = tuple(stepped.statement(s) for s in kept)
-    return Agent(name, path, statements, parameter, frozenset(stepped.reads))
+    return Agent(name, statements, parameter, frozenset(stepped.reads))
 
 
 def _fresh(text: str, stem: str) -> str:
@@ -156,7 +159,7 @@ def load_agent(reference: str, field: str = "--agents") -> Agent:
     unknown name, a missing file, a statement outside the fragment."""
     if reference in BUNDLED:
         path = bundled_agent_path(reference)
-        return _agent(reference, path, read_program([path]).statements)
+        return _read_agent(reference, path)
     if not (reference.endswith(".lp") or "/" in reference or "\\" in reference):
         names = ", ".join(BUNDLED)
         raise InputError(
@@ -165,10 +168,27 @@ def load_agent(reference: str, field: str = "--agents") -> Agent:
     path = Path(reference)
     if not path.is_file():
         raise InputError(field, f"agent program {quote(reference)} is not a file")
+    return _read_agent(display_path(path), path)
+
+
+def _read_agent(name: str, path: Path) -> Agent:
+    """The one way an agent is read, whatever the rule set it plays under:
+    parsed once (``#include``s followed), checked against the fragment
+    and for stratification as a whole, its statements given the decision
+    and its own predicates renamed apart (:func:`_agent`).  Both encodings
+    ground these statements (evlogic/play/engine.py); the file is never
+    read again."""
     program = read_program([path])
     refuse_outside(program, Kind.AGENT)
-    refuse_unsound([rules_dir() / MOVES], program)
-    return _agent(display_path(path), path, program.statements)
+    refuse_unstratified(program, UNSTRATIFIED)
+    return _agent(name, program.statements)
+
+
+#: Why an agent may not loop through negation or an aggregate.
+UNSTRATIFIED = (
+    "a loop like that can leave a decision no answer or several, and an agent's rules "
+    "must be stratified (docs/play.md#writing-an-agent)"
+)
 
 
 def load_agents(text: str, players: int) -> tuple[Agent, ...]:

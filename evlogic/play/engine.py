@@ -13,7 +13,14 @@ grounder hands it over: every program here is stratified, so grounding
 decides it and nothing is solved.  A move's totals are the totals of the
 turn after it, and its gain the mover's difference.  The final position is
 scored by score's own rules (evlogic.reports.score.score_game), so a played
-game's report is the report ``evlogic score`` gives its final position.
+game's report is the report ``evlogic score`` gives its final position; a
+game is always played to its end (:class:`PlayedGame`).
+
+A rule set with programs of its own is played by score's rules and
+rules/play/readable.lp instead; its figures reach the mover's agent as the
+atoms moves.lp derives, and the agent is grounded as here (:class:`_Agents`):
+an agent is read once (evlogic.play.agents.load_agent) and grounded one way
+whatever the rule set.
 """
 
 from __future__ import annotations
@@ -78,10 +85,20 @@ class Move:
 
 @dataclass(frozen=True)
 class PlayedGame:
+    """A game played to its end: its final position is final (a report of
+    an unfinished game is a bug of the engine's, never a figure: play,
+    balance and tune never see one)."""
+
     table: Table
     moves: tuple[Move, ...]
     final: Game  # each player's states in the order won
     report: ScoreReport
+
+    def __post_init__(self) -> None:
+        if not self.report.final:
+            raise SolverError(
+                f"a played game stopped after {len(self.moves)} moves, before its game end"
+            )
 
 
 @dataclass
@@ -209,21 +226,7 @@ def _advance(
         game.ended = True
         return
     agent = game.table.seats[mover].agent
-    chosen = [_state_named(symbol, ids) for symbol in decision.chosen]
-    if len(chosen) != 1:
-        chose = ", ".join(sorted(chosen)) or "nothing"
-        raise InputError(
-            agent.name,
-            f"agent chose {len(chosen)} states ({chose}) at turn {turn}: "
-            "an agent derives choose(X) for exactly one candidate X",
-        )
-    state = _state_number(decision.chosen[0], len(ids))
-    if state is None or ids[state] in game.taken:
-        raise InputError(
-            agent.name,
-            f"agent chose {chosen[0]} at turn {turn}, which is not a candidate "
-            "(an unclaimed state)",
-        )
+    state = _chosen_state(agent, decision.chosen, turn, ids, game.free)
     game.last, game.before = (mover, state), decision.totals
     game.won[names[mover]].append(ids[state])
     game.taken.add(ids[state])
@@ -397,6 +400,28 @@ def _add_agent(builder: clingo.ast.ProgramBuilder, agent: Agent, part: int) -> N
         builder.add(statement)
 
 
+def _chosen_state(
+    agent: Agent, chosen: Sequence[Symbol], turn: int, ids: Sequence[str], free: set[int]
+) -> int:
+    """The state the agent chose at ``turn``, one of the ``free`` ones (the
+    candidates), or an InputError naming the agent (both encodings)."""
+    if len(chosen) != 1:
+        states = ", ".join(sorted(_state_named(symbol, ids) for symbol in chosen)) or "nothing"
+        raise InputError(
+            agent.name,
+            f"agent chose {len(chosen)} states ({states}) at turn {turn}: "
+            "an agent derives choose(X) for exactly one candidate X",
+        )
+    state = _state_number(chosen[0], len(ids))
+    if state is None or state not in free:
+        raise InputError(
+            agent.name,
+            f"agent chose {_state_named(chosen[0], ids)} at turn {turn}, which is not a "
+            "candidate (an unclaimed state)",
+        )
+    return state
+
+
 def _state_number(symbol: Symbol, states: int) -> int | None:
     """The state a chosen term numbers, if it numbers one."""
     if symbol.type == clingo.SymbolType.Number and 0 <= symbol.number < states:
@@ -437,96 +462,67 @@ def _board(table: Table) -> tuple[clingo.ast.AST, ...]:
 # --- the readable rules: rule sets with programs of their own ----------------------
 
 
-@dataclass(frozen=True)
-class _ReadableDecision:
-    over: bool
-    chosen: list[int]
-    outside: list[int]  # chosen states that are not candidates
-    gain: int | None
-    after: dict[int, int]  # player -> total after the chosen move
-
-
 def _play_readable(table: Table) -> PlayedGame:
     """:func:`play` by score's own rules: each decision a grounding of
     rules/scoring/ on every position a move could make, beside
-    rules/play/readable.lp and the agent's own file, with the tie-break
-    order of :meth:`_Control.decide` (a shuffle of the ranks 1..n a turn,
-    from ``random.Random(table.seed)``), so the game is the one moves.lp
-    plays."""
-    board = table.board
-    ids = state_ids(board)
-    number = state_numbers(board)
-    rng = random.Random(table.seed)
+    rules/play/readable.lp, whose figures are then handed to the mover's
+    agent as moves.lp's atoms (:class:`_Agents`), with the tie-break order
+    of :meth:`_Control.decide` (a shuffle of the ranks 1..n a turn, from
+    ``random.Random(table.seed)``), so the game is the one moves.lp plays;
+    its moves are read as moves.lp's are (:func:`_advance`)."""
+    ids = state_ids(table.board)
+    number = state_numbers(table.board)
     names = [seat.name for seat in table.seats]
-    won: dict[str, list[str]] = {name: [] for name in names}
-    owned = [[number[s] for s in seat.states] for seat in table.seats]
-    homes = [number[seat.home] for seat in table.seats]
-    moves: list[Move] = []
+    taken = {state for seat in table.seats for state in (seat.home, *seat.states)}
+    free = set(range(len(ids))) - {number[s] for s in taken}
+    game = _Playing(
+        table, 0, random.Random(table.seed), taken, free, {name: [] for name in names}, []
+    )
+    agents = _Agents(table)
     seats = turn_order(len(table.seats), table.order)
-    for turn in range(1, len(ids) + 1):
+    for turn in range(1, len(ids) + 2):
         mover = next(seats)
+        game.free.discard(game.last[1])
         ranks = list(range(1, len(ids) + 1))
-        rng.shuffle(ranks)
-        decision = _decide_readable(table, homes, owned, mover, turn, ranks)
-        if decision.over:
+        game.rng.shuffle(ranks)
+        figures = _readable_figures(game, mover)
+        decision = agents.decide(turn, mover, figures, ranks, game.free)
+        _advance(game, turn, mover, decision, ids, names)
+        if game.ended:
             break
-        agent = table.seats[mover].agent
-        if len(decision.chosen) != 1:
-            chose = ", ".join(ids[s] for s in sorted(decision.chosen)) or "nothing"
-            raise InputError(
-                agent.name,
-                f"agent chose {len(decision.chosen)} states ({chose}) at turn {turn}: "
-                "an agent derives choose(X) for exactly one candidate X",
-            )
-        state = decision.chosen[0]
-        if decision.outside or decision.gain is None:
-            raise InputError(
-                agent.name,
-                f"agent chose {ids[state]} at turn {turn}, which is not a candidate "
-                "(an unclaimed state)",
-            )
-        owned[mover].append(state)
-        won[names[mover]].append(ids[state])
-        totals = {names[p]: decision.after[p] for p in range(len(names))}
-        moves.append(Move(turn, names[mover], ids[state], decision.gain, totals))
-    final = table.game(won)
-    return PlayedGame(table, tuple(moves), final, score_game(final))
+    else:
+        raise SolverError("a played game did not reach its game end")
+    final = table.game(game.won)
+    return PlayedGame(table, tuple(game.moves), final, score_game(final))
 
 
-def _decide_readable(
-    table: Table,
-    homes: Sequence[int],
-    owned: Sequence[Sequence[int]],
-    mover: int,
-    turn: int,
-    ranks: Sequence[int],
-) -> _ReadableDecision:
-    """A decision by the readable rules: position 0 now, then one position
-    a state nobody holds, the mover winning it last (rules/play/readable.lp)."""
+def _readable_figures(game: _Playing, mover: int) -> Sequence[Symbol]:
+    """A decision's figures by the readable rules, as
+    rules/play/readable_decision.lp shows them: position 0 now, then one
+    position a state nobody holds, the mover winning it last
+    (rules/play/readable.lp)."""
+    table = game.table
     board = table.board
-    ids = state_ids(board)
-    held = set(homes) | {state for states in owned for state in states}
-    now = _position(table, homes, owned)
-    worlds = [x for x in range(len(ids)) if x not in held]
-    games = [now]
+    number = state_numbers(board)
+    homes = [number[seat.home] for seat in table.seats]
+    owned = [[number[s] for s in (*seat.states, *game.won[seat.name])] for seat in table.seats]
+    games = [_position(table, homes, owned)]
+    worlds = sorted(game.free)
     for x in worlds:
         grown = [list(states) for states in owned]
         grown[mover].append(x)
         games.append(_position(table, homes, grown))
-    lines = [f"mover({mover}). turn({turn})."]
-    lines.extend(f"play_world({index},{x})." for index, x in enumerate(worlds, start=1))
-    lines.extend(f"tie_break({state},{rank})." for state, rank in enumerate(ranks))
-    agent = table.seats[mover].agent
+    lines = [f"evlogic_mover({mover})."]
+    lines.extend(f"evlogic_world({index},{x})." for index, x in enumerate(worlds, start=1))
     paths = [
         *rule_paths((*RULE_SET_READABLE_FILES, *POSITION_INPUT)),
         *table.rules.programs,
-        rules_dir() / "play" / "readable.lp",
-        rules_dir() / "play" / "readable_decision.lp",
-        agent.path,
+        *rule_paths(READABLE),
     ]
     facts = table.rules.program() + "\n".join(lines) + "\n"
-    shown = solve(facts, paths, Positions(board, games), parsed_facts(board_program(board)))
-    return _read_readable([symbol for symbol in shown if symbol.name in _DECISION_SHOWN])
+    # readable_decision.lp alone shows: the scoring files here have no #show, and a rule
+    # set's program may not hold one (evlogic/asp/fragment.py)
+    return solve(facts, paths, Positions(board, games), parsed_facts(board_program(board)))
 
 
 def _position(table: Table, homes: Sequence[int], owned: Sequence[Sequence[int]]) -> Game:
@@ -538,26 +534,72 @@ def _position(table: Table, homes: Sequence[int], owned: Sequence[Sequence[int]]
     return Game(table.board, players, "play", table.rules)
 
 
-#: What rules/play/decision.lp shows.
-_DECISION_SHOWN = frozenset({"over", "choose", "chosen_after", "chosen_gain", "not_candidate"})
+#: The readable rules of a decision, beside score's.
+READABLE = ("play/readable.lp", "play/readable_decision.lp")
+
+#: How readable.lp's figures reach the mover's agent, beside decision.lp.
+READABLE_AGENT = "play/readable_agent.lp"
 
 
-def _read_readable(symbols: Sequence[Symbol]) -> _ReadableDecision:
-    over = False
-    chosen: list[int] = []
-    outside: list[int] = []
-    gain: int | None = None
-    after: dict[int, int] = {}
-    for symbol in symbols:
-        arguments = [argument.number for argument in symbol.arguments]
-        if symbol.name == "over":
-            over = True
-        elif symbol.name == "choose":
-            chosen.append(arguments[0])
-        elif symbol.name == "not_candidate":
-            outside.append(arguments[0])
-        elif symbol.name == "chosen_gain":
-            gain = arguments[0]
-        elif symbol.name == "chosen_after":
-            after[arguments[0]] = arguments[1]
-    return _ReadableDecision(over, chosen, outside, gain, after)
+class _Agents:
+    """The seats' agents of one game played by the readable rules, in a
+    clingo control of their own, as moves.lp's games ground them: the
+    board, the rule set, rules/play/decision.lp and each agent's part
+    (:func:`_add_agent`: the statements evlogic.play.agents.load_agent
+    read, whatever the rule set); at each decision,
+    rules/play/readable_agent.lp's part, which gives readable.lp's figures
+    as the atoms moves.lp derives for game 0, then the mover's agent.  The
+    agent reads nothing of the scoring rules' nor of readable.lp's, and
+    derives nothing they read."""
+
+    def __init__(self, table: Table) -> None:
+        checkpoint()
+        self.shown: list[Symbol] = []
+        self._figures: Sequence[Symbol] = ()
+        self._ranks: list[Symbol] = []
+        self._control = control = clingo.Control(["--warn=none"])
+        watch(control)  # interrupted if this work is given up on (evlogic.limits)
+        control.register_observer(_Shown(self.shown))
+        parts: dict[int, int] = {}  # id(agent) -> its part's number
+        with clingo.ast.ProgramBuilder(control) as builder:
+            for name in (DECISION[1], READABLE_AGENT):
+                for statement in rule_statements(rules_dir() / name):
+                    builder.add(statement)
+            for statement in _board(table):
+                builder.add(statement)
+            for seat in table.seats:
+                if id(seat.agent) not in parts:
+                    parts[id(seat.agent)] = len(parts)
+                    _add_agent(builder, seat.agent, parts[id(seat.agent)])
+        self._parts = [parts[id(seat.agent)] for seat in table.seats]
+        control.ground([("base", [])])
+        self.shown.clear()
+
+    # @figures(t) and @ranks(t) in rules/play/readable_agent.lp
+    def figures(self, _turn: Symbol) -> Sequence[Symbol]:
+        return self._figures
+
+    def ranks(self, _turn: Symbol) -> list[Symbol]:
+        return self._ranks
+
+    def decide(
+        self,
+        turn: int,
+        mover: int,
+        figures: Sequence[Symbol],
+        ranks: Sequence[int],
+        free: set[int],
+    ) -> _Decision:
+        """The mover's agent on ``figures`` (readable_decision.lp's) at
+        ``turn``; ``ranks``: each state's rank in the turn's random order,
+        given for the ``free`` states, as moves.lp gives it."""
+        checkpoint()
+        self._figures = figures
+        self._ranks = [Tuple_([Number(x), Number(ranks[x])]) for x in sorted(free)]
+        self.shown.clear()
+        t, m = Number(turn), Number(mover)
+        self._control.ground(
+            [("figures", [t, m]), (f"agent_{self._parts[mover]}", [t])], context=self
+        )
+        checkpoint()
+        return _read(self.shown, {0: 0})[0]
