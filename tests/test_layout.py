@@ -261,3 +261,16 @@ def test_layout_writes_a_board_yaml_dumped(cli, tmp_path):
     result = cli("layout", source, "-o", out, "--timeout", "10")
     assert result.code == 0, result.err
     assert load_board(out).states.keys() == load_board(source).states.keys()
+
+
+def test_a_cell_written_as_an_alias_is_written_anew(tmp_path):
+    """An edit in place would change the anchor's cell too: the board is
+    written anew, every state with its own cell."""
+    text = (
+        "# shared cells\nname: T\nstates:\n"
+        "  A: {ev: 1, hex: &cell [0, 0], neighbors: [B]}\n"
+        "  B: {ev: 2, hex: *cell, neighbors: [A]}\n"
+    )
+    written = yaml.safe_load(board_text_with_cells(text, {"A": (0, 0), "B": (1, 0)}))
+    assert written["states"]["A"]["hex"] == [0, 0] and written["states"]["B"]["hex"] == [1, 0]
+    assert written["states"]["B"] == {"ev": 2, "hex": [1, 0], "neighbors": ["A"]}

@@ -299,9 +299,10 @@ class _Solver:
 def board_text_with_cells(text: str, cells: dict[str, Cell]) -> str:
     """The board file ``text`` with each state's ``hex:`` set to its cell:
     replaced where the state has one, else added as its last field; every
-    other byte (comments, order, spelling) as it was.  When the file is
-    written in a way this cannot edit in place, the board is written anew
-    (fields in their order, one flow mapping a state, comments lost)."""
+    other byte (comments, order, spelling) as it was, in flow or block
+    style.  When the file is written in a way this cannot edit in place (a
+    cell that is an alias), the board is written anew (fields in their
+    order, one flow mapping a state, comments lost)."""
     try:
         edited = _edited(text, cells)
         if edited is not None and _same_but_cells(text, edited, cells):
