@@ -6,19 +6,28 @@ own that gives every home face value from a source that is not a state).
 A command either answers, in agreement with score where it reports the same
 figure, or refuses in one line, exit 2, where its documentation says it
 takes rule sets of numbers only (board-report, diff).  Never a traceback,
-never an internal error.
+never an internal error.  The same holds for the serve API started with
+--rules, and for a tune space extending a rule set with a program.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
 import yaml
+from starlette.testclient import TestClient
 
-from conftest import REPO
+from conftest import LOCAL_URL, REPO
+from evlogic.loading.games import load_game
+from evlogic.loading.rulesets import load_rule_set
+from evlogic.reports.score import score_game
 from evlogic.resources import rules_dir
+from evlogic.web.app import create_app
+from evlogic.web.service import Catalog
+from evlogic.web.workers import Workers
 
 LAKELAND = REPO / "examples" / "lakeland"
 BOARD = LAKELAND / "board.yaml"
@@ -125,3 +134,59 @@ def test_play_balance_and_the_rulebook_page(cli, rules, tmp_path):
     page = tmp_path / "page.html"
     answered(cli("rulebook", "--rules", rules, "-o", page), 0)
     assert "<html" in page.read_text()
+
+
+def test_the_web_api(rules):
+    """evlogic serve --board BOARD --rules RULES: score, explain and diagram
+    under the rule set, score's figures throughout; a balance run too under
+    a rule set with a program of its own (the others play as balance does)."""
+    catalog = Catalog.build(None, str(BOARD), str(rules))
+    game = yaml.safe_load(GAME.read_text())
+    start = {"board": catalog.start["board"], "rules": catalog.start["rules"]}
+    body = {**start, "players": game["players"]}
+    expected = totals(score_game(load_game(GAME, rules=load_rule_set(str(rules)))).to_dict())
+    pool = Workers(catalog, size=1) if has_programs(rules) else None
+    try:
+        answered_by_the_api(catalog, pool, body, expected)
+    finally:
+        if pool is not None:
+            pool.close()
+
+
+def answered_by_the_api(catalog, pool, body: dict, expected: dict[str, int]) -> None:
+    with TestClient(create_app(catalog, workers=pool), base_url=LOCAL_URL) as client:
+        score = client.post("/api/score", json=body)
+        assert score.status_code == 200, score.text
+        assert totals(score.json()) == expected
+        for name, total in expected.items():
+            explained = client.post("/api/explain", json={**body, "player": name})
+            assert explained.status_code == 200, explained.text
+            assert explained.json()["total"] == total
+        drawing = client.post("/api/diagram", json={**body, "player": "Ada"})
+        assert drawing.status_code == 200 and drawing.text.startswith("<svg"), drawing.text
+        if pool is None:
+            return
+        run = {"board": body["board"], "rules": [body["rules"]], "players": 2, "games": 2}
+        started = client.post("/api/balance", json=run)
+        assert started.status_code == 202, started.text
+        deadline = time.monotonic() + 120
+        while (done := client.get(f"/api/balance/{started.json()['id']}").json())["status"] in (
+            "queued",
+            "running",
+        ):
+            assert time.monotonic() < deadline, done
+            time.sleep(0.2)
+        assert done["status"] == "done", done
+        assert done["report"]["games"] == 2, done["report"]
+
+
+def test_tune_from_a_rule_set_with_a_program(cli, tmp_path):
+    """A tune space may extend a rule set with programs: its candidates play
+    and the best is written as a rule set score accepts."""
+    (with_program,) = [path for path in RULE_SETS if has_programs(path)][:1]
+    space = tmp_path / "space.yaml"
+    space.write_text(f"extends: {with_program}\nsearch:\n  siege_penalty: [0, 10]\n")
+    best = tmp_path / "best.yaml"
+    tune = cli("tune", space, "--board", BOARD, "--players", "2", "--games", "2", "-o", best)
+    answered(tune, 0)
+    answered(cli("score", GAME, "--rules", best), 0)

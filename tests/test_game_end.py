@@ -19,7 +19,7 @@ from starlette.testclient import TestClient
 from test_search_soundness import PROPERTIES, canonical_key, owned_count, positions
 
 import evlogic.asp.compiled.tables
-from conftest import LOCAL_URL, SEARCH_EDGES, board_dict
+from conftest import LOCAL_URL, REPO, SEARCH_EDGES, board_dict, run_subprocess
 from evlogic.batch.reading import BatchOptions
 from evlogic.batch.runner import run_batch
 from evlogic.errors import InputError
@@ -87,11 +87,29 @@ def test_score_explain_diagram_and_facts_refuse_naming_the_boards_game_end(cli, 
         ("diagram", str(past_game), "--player", "P1", "-o", str(past_game.parent / "d.svg")),
         ("facts", str(past_game)),
         ("facts", str(past_game), "--rules", "open-region"),
+        ("facts", str(past_game), "--rules", str(REPO / "examples/lakeland/home-bonus.yaml")),
+        ("explain", str(past_game), "--player", "P1", "--rules", "union-cores"),
     ):
         message = one_line(cli(*args))
         assert f"{past_game}: players: {REFUSAL}" in message, message
         assert where in message, message
     assert not (past_game.parent / "d.svg").exists()
+
+
+def test_a_game_read_from_stdin_or_verified_is_refused_alike(past_game):
+    """score and facts reading the game from stdin say the same line, and
+    verify fails the scenario with it, exit 2."""
+    text = past_game.read_text().replace("board.yaml", str(past_game.parent / "board.yaml"))
+    said = {
+        command: run_subprocess(command, "-", stdin=text, cwd=past_game.parent)
+        for command in ("score", "facts")
+    }
+    assert said["score"].err == said["facts"].err and said["facts"].out == ""
+    assert f"<stdin>: players: {REFUSAL}" in one_line(said["facts"])
+    expecting = past_game.parent / "expecting.yaml"
+    expecting.write_text(past_game.read_text() + "expect: {winners: [P1]}\n")
+    verified = run_subprocess("verify", str(expecting))
+    assert verified.code == 2 and REFUSAL in verified.out, verified.out + verified.err
 
 
 def test_score_names_the_rule_sets_game_end_inline_and_in_a_file(cli, tmp_path):
@@ -147,6 +165,7 @@ def test_the_web_api_refuses_it_with_the_same_line():
     for path, body in (
         ("/api/score", {"board": "usa", "players": players}),
         ("/api/explain", {"board": "usa", "players": players, "player": "P1"}),
+        ("/api/diagram", {"board": "usa", "players": players, "player": "P1"}),
     ):
         answer = client.post(path, json=body)
         assert answer.status_code == 400, answer.text

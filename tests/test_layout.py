@@ -209,31 +209,63 @@ def test_no_layout_by_the_time_limit_is_one_line_and_status_3(cli, monkeypatch, 
     )
 
 
+def _without_cells(document: dict) -> dict:
+    states = document["states"].items()
+    return {
+        **document,
+        "states": {s: {k: v for k, v in f.items() if k != "hex"} for s, f in states},
+    }
+
+
 @pytest.mark.parametrize(
-    "dump",
+    ("dump", "cells_before"),
     [
-        {},  # yaml.safe_dump's default: block mappings, block lists ("- 1")
-        {"default_flow_style": None},  # lists in flow, mappings in block
-        {"default_flow_style": True},
-        {"indent": 4},
+        ({}, True),  # yaml.safe_dump's default: block mappings, block lists ("- 1")
+        ({}, False),  # block mappings without hex: the cell is added
+        ({"default_flow_style": None}, True),  # lists in flow, mappings in block
+        ({"default_flow_style": None}, False),
+        ({"default_flow_style": True}, True),
+        ({"indent": 4}, True),
+        ({"indent": 4, "sort_keys": False}, False),
+        ({"line_break": "\r\n"}, True),
+        ({"line_break": "\r\n"}, False),
     ],
-    ids=["block", "mixed", "flow", "indent-4"],
+    ids=[
+        "block",
+        "block-new",
+        "mixed",
+        "mixed-new",
+        "flow",
+        "indent-4",
+        "indent-4-new",
+        "crlf",
+        "crlf-new",
+    ],
 )
-def test_any_yaml_form_of_the_cells_is_rewritten_and_loads(dump, tmp_path):
-    """``hex:`` as YAML writes it in any style: the cells are the new ones,
-    everything else as it was, and the file loads as a board."""
+def test_any_yaml_form_of_the_cells_is_rewritten_in_place(dump, cells_before, tmp_path):
+    """``hex:`` as YAML writes it in any style, or none: the cells are the
+    new ones, everything else as it was (comments too), and the file loads
+    as a board."""
     lakeland = REPO / "examples" / "lakeland" / "board.yaml"
     document = yaml.safe_load(lakeland.read_text())
-    text = yaml.safe_dump(document, **dump)
+    document = document if cells_before else _without_cells(document)
+    text = "# a comment\n" + yaml.safe_dump(document, **dump)
+    if cells_before and "hex:\n" in text.replace("\r", ""):  # a comment inside a block list
+        text = text.replace("hex:", "hex: # its cell", 1)
     cells = {state: (index, -index) for index, state in enumerate(sorted(document["states"]))}
-    written = yaml.safe_load(board_text_with_cells(text, cells))
+    rewritten = board_text_with_cells(text, cells)
+    written = yaml.safe_load(rewritten)
     for state, fields in document["states"].items():
         assert written["states"][state] == {**fields, "hex": list(cells[state])}
+        order = list(yaml.safe_load(text)["states"][state])  # added last, if new
+        assert list(written["states"][state]) == order + ([] if cells_before else ["hex"])
     assert {key: value for key, value in written.items() if key != "states"} == {
         key: value for key, value in document.items() if key != "states"
     }
+    comments = [line.split("#")[1] for line in text.splitlines() if "#" in line]
+    assert [line.split("#")[1] for line in rewritten.splitlines() if "#" in line] == comments
     source = tmp_path / "board.yaml"
-    source.write_text(board_text_with_cells(text, cells))
+    source.write_text(rewritten)
     assert load_board(source).states.keys() == document["states"].keys()
 
 
@@ -244,3 +276,16 @@ def test_layout_writes_a_board_yaml_dumped(cli, tmp_path):
     result = cli("layout", source, "-o", out, "--timeout", "10")
     assert result.code == 0, result.err
     assert load_board(out).states.keys() == load_board(source).states.keys()
+
+
+def test_a_cell_written_as_an_alias_is_written_anew(tmp_path):
+    """An edit in place would change the anchor's cell too: the board is
+    written anew, every state with its own cell."""
+    text = (
+        "# shared cells\nname: T\nstates:\n"
+        "  A: {ev: 1, hex: &cell [0, 0], neighbors: [B]}\n"
+        "  B: {ev: 2, hex: *cell, neighbors: [A]}\n"
+    )
+    written = yaml.safe_load(board_text_with_cells(text, {"A": (0, 0), "B": (1, 0)}))
+    assert written["states"]["A"]["hex"] == [0, 0] and written["states"]["B"]["hex"] == [1, 0]
+    assert written["states"]["B"] == {"ev": 2, "hex": [1, 0], "neighbors": ["A"]}

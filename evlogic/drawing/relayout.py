@@ -24,6 +24,7 @@ The time goes in three steps, on one grounding:
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
@@ -300,9 +301,10 @@ class _Solver:
 def board_text_with_cells(text: str, cells: dict[str, Cell]) -> str:
     """The board file ``text`` with each state's ``hex:`` set to its cell:
     replaced where the state has one, else added as its last field; every
-    other byte (comments, order, spelling) as it was.  When the file is
-    written in a way this cannot edit in place, the board is written anew
-    (fields in their order, one flow mapping a state, comments lost)."""
+    other byte (comments, order, spelling) as it was, in flow or block
+    style.  When the file is written in a way this cannot edit in place (a
+    cell that is an alias), the board is written anew (fields in their
+    order, one flow mapping a state, comments lost)."""
     try:
         edited = _edited(text, cells)
         if edited is not None and _same_but_cells(text, edited, cells):
@@ -333,24 +335,48 @@ def _edited(text: str, cells: dict[str, Cell]) -> str | None:
             return None
         q, r = cells[state]
         cell = f"[{q}, {r}]"
-        known = [item for name, item in value.value if name.value == "hex"]
+        known = [(name, item) for name, item in value.value if name.value == "hex"]
         if known:
-            node = known[0]
-            # A block list ("- 1" lines) ends where the next key begins: up to
-            # its last item's end, so the line break and indent stay.
-            block = isinstance(node, yaml.SequenceNode) and not node.flow_style and node.value
-            last = node.value[-1] if block else node
-            edits.append((node.start_mark.index, last.end_mark.index, cell))
+            edits.append(_cell_replaced(text, *known[0], cell))
         elif value.flow_style:
             end = value.end_mark.index - 1  # the closing brace
             if text[end] != "}":
                 return None
             edits.append((end, end, f", hex: {cell}"))
+        elif value.value:
+            edits.append(_cell_added(text, value, cell))
         else:
-            return None  # a block mapping: written anew
+            return None
     for begin, end, replacement in sorted(edits, reverse=True):
         text = text[:begin] + replacement + text[end:]
     return text
+
+
+def _cell_replaced(text: str, key: yaml.Node, node: yaml.Node, cell: str) -> tuple[int, int, str]:
+    """The edit that writes ``cell`` for the ``hex:`` whose key is ``key``."""
+    if not (isinstance(node, yaml.SequenceNode) and not node.flow_style and node.value):
+        return node.start_mark.index, node.end_mark.index, cell
+    # A block list ("- 1" lines) becomes a flow list on the key's line, from
+    # the key's end to its last item; a comment within it follows the list.
+    begin, end = key.end_mark.index, node.value[-1].end_mark.index
+    comments = re.findall(r"(?:^|\s)(#[^\r\n]*)", text[begin:end])
+    return begin, end, f": {cell}" + "".join(f"  {comment.strip()}" for comment in comments)
+
+
+def _cell_added(text: str, fields: yaml.MappingNode, cell: str) -> tuple[int, int, str]:
+    """The edit that adds ``hex: cell`` as the last field of a block mapping:
+    a line of its own after the line the last field ends on."""
+    indent = fields.value[0][0].start_mark.column
+    last: yaml.Node = fields.value[-1][1]
+    while isinstance(last, yaml.CollectionNode) and not last.flow_style and last.value:
+        item = last.value[-1]
+        last = item[1] if isinstance(item, tuple) else item
+    end = text.find("\n", last.end_mark.index)
+    if end == -1:
+        return len(text), len(text), f"\n{' ' * indent}hex: {cell}\n"
+    end -= text[end - 1] == "\r"
+    newline = text[end : text.index("\n", end) + 1]
+    return end, end, f"{newline}{' ' * indent}hex: {cell}"
 
 
 def _same_but_cells(old: str, new: str, cells: dict[str, Cell]) -> bool:
