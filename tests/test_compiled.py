@@ -102,6 +102,7 @@ def test_batch_lines_equal_the_readable_reports(several, rules):
             assert json_line(line) == json_line(report)  # byte for byte
 
 
+@pytest.mark.exhaustive
 def test_every_bundled_rule_set_on_the_usa_board_agrees():
     usa_path = bundled_boards()["usa"]
     usa = load_board(usa_path)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -57,6 +58,7 @@ def smallest(found: list[list[dict]]) -> int | None:
     return min((owned_count(p) for p in found), default=None)
 
 
+@pytest.mark.exhaustive
 @settings(
     max_examples=25,
     deadline=None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -58,6 +59,7 @@ def assert_agree(engine: dict, plain: dict) -> None:
         assert mine["region"][:3] == mine["core"]
 
 
+@pytest.mark.exhaustive
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
 def test_engine_agrees_with_the_plain_scorer(position):

@@ -189,6 +189,7 @@ def check_decision(position: tuple[dict, list[dict]], rules: RuleSet, mover: int
 # --- 1. every candidate of a decision, as the scorers score it ---------------
 
 
+@pytest.mark.exhaustive
 @examples(150)
 @given(positions(), rule_sets, st.integers(0, 5), st.integers(0, 3))
 def test_every_move_of_a_random_position_is_scored_as_the_scorers_score_it(
@@ -275,6 +276,7 @@ def replay_checks(game: PlayedGame) -> None:
         )
 
 
+@pytest.mark.exhaustive
 @examples(25)
 @given(dealt_tables())
 def test_every_agent_move_is_one_of_the_best_by_its_header(table):
@@ -304,6 +306,7 @@ def engine_game(table: Table) -> list[tuple]:
     return [(m.turn, m.player, m.state, m.gain, m.totals) for m in play(table).moves]
 
 
+@pytest.mark.exhaustive
 @examples(25)
 @given(dealt_tables())
 def test_a_dealt_game_is_the_plain_playouts_game(table):
@@ -333,6 +336,7 @@ def test_a_game_from_a_position_is_the_plain_playouts_game(position, rules, name
         assert final.states == (*seat.states, *mine)
 
 
+@pytest.mark.exhaustive
 @examples(10)
 @given(
     st.one_of(positions(), usa_positions()),

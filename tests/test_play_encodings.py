@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -48,6 +49,7 @@ def tables(draw) -> Table:
     return Table(game.board, rules, seats, draw(st.sampled_from(ORDERS)), draw(st.integers(0, 99)))
 
 
+@pytest.mark.exhaustive
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables())
 def test_both_encodings_play_the_same_game(table):
@@ -57,6 +59,7 @@ def test_both_encodings_play_the_same_game(table):
     assert fast.report == score_game(fast.final)
 
 
+@pytest.mark.exhaustive
 def test_both_encodings_play_the_same_usa_games_under_every_bundled_variant():
     from evlogic.loading.boards import load_board
     from evlogic.play.table import deal

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from test_differential import game_under, rule_variants
 
@@ -39,12 +40,14 @@ def assert_same_answer(game: Game) -> None:
     assert any(atom.startswith("score(") for atom in one_shot)
 
 
+@pytest.mark.exhaustive
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions(), rule_variants)
 def test_one_shot_layers_are_the_layer_by_layer_ones(position, variant):
     assert_same_answer(game_under(*position, variant))
 
 
+@pytest.mark.exhaustive
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(big_positions(), rule_variants)
 def test_one_shot_layers_agree_on_dense_boards_and_lattices(position, variant):

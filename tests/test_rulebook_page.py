@@ -277,6 +277,7 @@ def test_a_placeholder_nothing_fills_is_one_line_naming_the_template_line(
     assert "page.html.j2" in result.err
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_the_page_prints_on_two_a4_pages_at_most(cli, tmp_path, rule_set_files, rules):
     """Printed with --against (the longer page: its marks and the notes under
@@ -306,6 +307,7 @@ def test_the_page_prints_on_two_a4_pages_at_most(cli, tmp_path, rule_set_files, 
     assert abs(width - 595) < 1 and abs(height - 842) < 1
 
 
+@pytest.mark.browser
 def test_the_page_opens_in_chromium_with_its_diagrams(cli, tmp_path):
     playwright = pytest.importorskip("playwright.sync_api")
     from test_web_browser import CHROMIUM_FLAGS, chromium_path

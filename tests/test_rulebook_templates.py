@@ -278,6 +278,7 @@ class _Recorder(http.server.BaseHTTPRequestHandler):
         pass
 
 
+@pytest.mark.browser
 def test_the_pdf_prints_the_page_alone(cli, tmp_path):
     """No file, no server reaches the PDF: iframes, images, objects, style
     sheets, @import and url() in CSS, a refresh, a script."""

@@ -67,6 +67,7 @@ def assert_search_cores_score_like_the_scorer(board: dict, players: list[dict], 
         assert total == theirs["total"]
 
 
+@pytest.mark.exhaustive
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(big_positions(), rule_variants)
 def test_search_cores_on_dense_boards_and_lattices(position, variant):
@@ -83,6 +84,7 @@ def test_search_cores_on_small_boards(position, variant):
     assert_search_cores_score_like_the_scorer(board, players, variant)
 
 
+@pytest.mark.exhaustive
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions(), rule_variants)
 def test_a_copied_position_scores_its_own_rule_set_whether_closures_are_shared(position, variant):

@@ -50,6 +50,7 @@ def plain_objectives(records: list[dict]) -> tuple[float, float]:
     return round(abs(rates[0] - 0.5), 6), round(max(rates) - min(rates), 6)
 
 
+@pytest.mark.exhaustive
 def test_the_front_is_the_brute_force_front(cli, tmp_path):
     path = write(tmp_path, SPACE)
     document = tune(cli, path, "--games", "30", "--seed", "4")

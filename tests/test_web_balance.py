@@ -67,6 +67,7 @@ def finished(client: TestClient, run_id: str, seconds: float = 120.0) -> dict:
         time.sleep(0.2)
 
 
+@pytest.mark.exhaustive
 def test_a_small_run_is_the_command_lines_report(client):
     started = client.post("/api/balance", json=SMALL)
     assert started.status_code == 202, started.text
