@@ -8,6 +8,7 @@ import errno
 import gc
 import io
 import os
+import re
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -37,7 +38,15 @@ class _Parser(argparse.ArgumentParser):
     """Usage errors are one line too: ``evlogic: error: ...`` and exit 2."""
 
     def error(self, message: str) -> NoReturn:
-        message = shortened(escaped(message.removeprefix("argument ")), 300)
+        message = message.removeprefix("argument ")
+        wrong = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+        if wrong is not None:  # a misspelt command or choice: the nearest one
+            from evlogic.errors import closest
+
+            choices = re.findall(r"'([^']*)'", wrong.group(2))
+            where = wrong.start(2) - len(" (choose from ")
+            message = message[:where] + closest(wrong.group(1), choices) + message[where:]
+        message = shortened(escaped(message), 300)
         self.exit(2, f"evlogic: error: {message} (see {self.prog} -h)\n")
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 #: The longest piece of user text (an id, a key, a name) an error quotes.
 QUOTE_LIMIT = 60
 
@@ -74,3 +76,14 @@ class InputError(Exception):
 
 def _rebuild(source: str, message: str, field: str | None, line: int | None) -> InputError:
     return InputError(source, message, field=field, line=line)
+
+
+def closest(word: str, choices: Iterable[str]) -> str:
+    """A ``(did you mean 'X'?)`` suffix, or ``""`` when nothing is close."""
+    import difflib  # only for a message: a command that reads good input never loads it
+
+    by_folded: dict[str, str] = {}
+    for choice in choices:
+        by_folded.setdefault(choice.casefold(), choice)
+    matches = difflib.get_close_matches(word.casefold(), list(by_folded), n=1, cutoff=0.6)
+    return f" (did you mean {quote(by_folded[matches[0]])}?)" if matches else ""

@@ -107,3 +107,25 @@ def test_a_solver_error_is_an_internal_error_with_status_70(cli, monkeypatch):
     assert result.err == (
         "evlogic: internal error: the scoring rules have no answer set for this input\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "suggested"),
+    [
+        (["scroe"], "score"),
+        (["explian"], "explain"),
+        (["board-reprot"], "board-report"),
+        (["score", "--format", "jsn"], "json"),
+        (["play", "--order", "snak"], "snake"),
+    ],
+)
+def test_a_misspelt_command_or_choice_names_the_nearest(cli, args, suggested):
+    result = cli(*args)
+    assert result.code == 2 and result.out == ""
+    (line,) = result.err.splitlines()
+    assert f"(did you mean '{suggested}'?)" in line
+
+
+def test_nothing_near_is_no_suggestion(cli):
+    result = cli("xyzzy")
+    assert result.code == 2 and "did you mean" not in result.err

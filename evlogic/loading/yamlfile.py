@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, BinaryIO, ClassVar
 import yaml
 
 from evlogic.errors import QUOTE_LIMIT, InputError, quote, shortened
+from evlogic.errors import closest as closest  # (re-exported: the loaders import it here)
 
 if TYPE_CHECKING:  # libyaml's loader when built with it: the same interface
     _BaseLoader = yaml.SafeLoader
@@ -420,17 +421,6 @@ def is_unicode(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
-
-
-def closest(word: str, choices: Iterable[str]) -> str:
-    """A ``(did you mean 'X'?)`` suffix, or ``""`` when nothing is close."""
-    import difflib  # only for a message: a command that reads good input never loads it
-
-    by_folded: dict[str, str] = {}
-    for choice in choices:
-        by_folded.setdefault(choice.casefold(), choice)
-    matches = difflib.get_close_matches(word.casefold(), list(by_folded), n=1, cutoff=0.6)
-    return f" (did you mean {quote(by_folded[matches[0]])}?)" if matches else ""
 
 
 def _spelled(value: str | int | float) -> str:
