@@ -53,6 +53,7 @@ COMMANDS = (
         "rulebook", "rulebook", "the rulebook's Scoring & Regions page, numbers from the solver"
     ),
     Command("facts", "facts", "a game's facts, to score with plain clingo and rules/score.lp"),
+    Command("rules", "rules", "list the bundled rule sets and their numbers"),
     Command("schema", "schema", "print the JSON Schema of a file or a JSON document"),
 )
 
