@@ -66,7 +66,9 @@ def deadline(seconds: float | None) -> Iterator[None]:
         raise TimeUp
 
     previous = signal.signal(signal.SIGALRM, raise_time_up)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    # Every half second once past it: a TimeUp raised inside a callback of
+    # clingo's (a grounder's @-function) can be lost there, never this run.
+    signal.setitimer(signal.ITIMER_REAL, seconds, 0.5)
     try:
         yield
     finally:
