@@ -18,7 +18,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "golden"))
 
-import generate  # noqa: E402
+import generate
 
 LINES = generate.command_lines()
 
