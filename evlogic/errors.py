@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 #: The longest piece of user text (an id, a key, a name) an error quotes.
 QUOTE_LIMIT = 60
@@ -60,7 +61,7 @@ class InputError(Exception):
         self.line = line
         super().__init__(str(self))
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         """Picklable (batch workers send errors back to the main process)."""
         return _rebuild, (self.source, self.message, self.field, self.line)
 

@@ -102,7 +102,7 @@ class RawDescriptionHelpFormatter(HelpFormatter, argparse.RawDescriptionHelpForm
 
 
 def add_command(
-    commands: argparse._SubParsersAction,
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
     name: str,
     description: str,
     run: Callable[[argparse.Namespace], int],

@@ -48,7 +48,7 @@ command itself is wrong (missing input, unknown --board, -o naming the
 input), 130 on Ctrl-C and 143 on SIGTERM (whole lines kept, workers ended)."""
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     batch = add_command(commands, "batch", HELP, run)
     batch.add_argument("input", metavar="INPUT.jsonl", help="one game per line; - for stdin")
     batch.add_argument(

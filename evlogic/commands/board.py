@@ -16,7 +16,7 @@ from evlogic.loading.boards import Board
 from evlogic.reports.render import json_text
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     board_command = add_command(
         commands,
         "board",

@@ -17,7 +17,7 @@ from evlogic.commands.options import (
 from evlogic.loading.rulesets import load_rule_set
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     report = add_command(
         commands,
         "board-report",

@@ -45,7 +45,7 @@ rule every position out), proves nothing: that is an error, never "holds".
 Exit status: 0 holds, 1 counterexample, 3 unknown, 2 bad input."""
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     check_command = add_command(
         commands, "check", HELP.format(properties=", ".join(bundled_properties())), run
     )

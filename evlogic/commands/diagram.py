@@ -41,7 +41,7 @@ regions outlined, bridges and walls, and the score table underneath; each
 tile carries data-owner."""
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     diagram = add_command(commands, "diagram", HELP, run)
     diagram.add_argument("game", metavar="GAME", help="game file (YAML), or - for stdin")
     diagram.add_argument("--player", metavar="NAME", help="whose region to draw")

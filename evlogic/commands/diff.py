@@ -35,7 +35,7 @@ search answered (the report shows it unknown, beside any difference
 already found), 2 bad input."""
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     diff_command = add_command(commands, "diff", HELP, run)
     diff_command.add_argument(
         "--rules",

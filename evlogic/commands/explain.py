@@ -22,7 +22,7 @@ and its holder, and what-if: for every state the player does not own (homes
 excepted), how much their own total would change if they won it too."""
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     explain = add_command(commands, "explain", HELP, run)
     explain.add_argument("game", metavar="GAME", help="game file (YAML), or - for stdin")
     explain.add_argument("--player", required=True, metavar="NAME", help="the player to explain")

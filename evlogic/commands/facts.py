@@ -32,7 +32,7 @@ With no GAME, the rulebook's full example. GAME may be - for standard
 input (a board path is then relative to the current directory)."""
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     facts = add_command(commands, "facts", HELP, run)
     facts.add_argument(
         "game", nargs="?", metavar="GAME", help="game file (YAML); default: the rulebook example"

@@ -28,7 +28,7 @@ proved that no layout on the grid has fewer within --timeout. -o writes
 the board file with the new cells, every other field as it was."""
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     layout = add_command(commands, "layout", HELP, run)
     add_board_argument(layout)
     layout.add_argument(

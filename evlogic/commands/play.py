@@ -44,7 +44,7 @@ drawn by the seed: the same seed plays the same game.
   evlogic score final.yaml"""
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     play = add_command(commands, "play", HELP, run)
     play.add_argument(
         "game",

@@ -31,7 +31,7 @@ placeholder the solver cannot fill (an unknown scenario, a figure no report
 has) is an error naming the template's line."""
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     rulebook = add_command(commands, "rulebook", HELP, run)
     rulebook.add_argument(
         "--rules",

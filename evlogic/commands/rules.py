@@ -18,7 +18,7 @@ HELP = (
 )
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     rules = add_command(commands, "rules", HELP, run)
     add_format_option(rules)
 

@@ -18,7 +18,7 @@ from evlogic.loading.yamlfile import Field
 from evlogic.resources import bundled_boards
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sample = add_command(
         commands,
         "sample",

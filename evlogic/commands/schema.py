@@ -9,7 +9,7 @@ from evlogic.commands import add_command
 from evlogic.errors import InputError
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     schema = add_command(
         commands,
         "schema",

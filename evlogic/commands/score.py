@@ -30,7 +30,7 @@ With no GAME, scores the rulebook's full example. GAME may be - for
 standard input (a board path is then relative to the current directory)."""
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     score = add_command(commands, "score", HELP, run)
     score.add_argument(
         "game", nargs="?", metavar="GAME", help="game file (YAML); default: the rulebook example"

@@ -35,7 +35,7 @@ localhost by default; --allow-host adds a name), and none sent by a page
 from another site. Ctrl-C stops it."""
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve = add_command(commands, "serve", HELP, run)
     serve.add_argument("game", nargs="?", metavar="GAME", help="a game file to open on")
     serve.add_argument(

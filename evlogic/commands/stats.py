@@ -9,7 +9,7 @@ from evlogic.commands.options import add_format_option, add_limit_options, write
 from evlogic.loading.jsonlines import open_input
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     stats = add_command(
         commands,
         "stats",

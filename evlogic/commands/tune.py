@@ -50,7 +50,7 @@ Exit status: 0, 2 for bad input, 3 past --timeout, 130 on Ctrl-C and 143
 on SIGTERM (nothing half-written, worker processes ended)."""
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from evlogic.commands.play import add_play_options, add_runs_options
 
     tune = add_command(commands, "tune", HELP, run)

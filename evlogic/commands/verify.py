@@ -15,7 +15,7 @@ from evlogic.commands.options import (
 )
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     verify = add_command(
         commands,
         "verify",

@@ -882,4 +882,5 @@ def svg_to_png(svg: str, scale: float = 1.0) -> bytes:
     is installed (``evlogic[png]``)."""
     import cairosvg  # optional extra
 
-    return cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)
+    png: bytes = cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)
+    return png

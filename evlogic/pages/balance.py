@@ -663,8 +663,9 @@ def _figure_name(figure: dict[str, Any]) -> str:
         return f"{figure['agent']} win rate"
     if figure["figure"] == "mean":
         return f"Mean {MEAN_NAMES[figure['of']][0].lower()}{MEAN_NAMES[figure['of']][1:]}"
+    name = str(figure["figure"])
     return {"bonus_decides": "Bonus decides", "siege_decides": "Siege decides"}.get(
-        figure["figure"], figure["figure"].replace("_", " ")
+        name, name.replace("_", " ")
     )
 
 

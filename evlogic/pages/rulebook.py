@@ -148,7 +148,7 @@ class Figure:
 
     # Templates compare figures with numbers (``{% if rules.links > 1 %}``).
     def __eq__(self, other: object) -> bool:
-        return self.value == (other.value if isinstance(other, Figure) else other)
+        return bool(self.value == (other.value if isinstance(other, Figure) else other))
 
     def __hash__(self) -> int:
         return hash(str(self.value))

@@ -35,9 +35,10 @@ import jinja2
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame
 from jinja2.environment import TemplateModule
+from jinja2.exceptions import SecurityError
 from jinja2.nodes import EvalContext
 from jinja2.runtime import BlockReference, LoopContext, markup_join, str_join
-from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from evlogic.errors import InputError, quote
 from evlogic.loading.yamlfile import read_file
@@ -203,7 +204,7 @@ def _join(
             break
     if size > MAX_VALUE:
         raise _too_long()
-    return jinja2.filters.do_join(context, items, separator, attribute)
+    return str(jinja2.filters.do_join(context, items, separator, attribute))
 
 
 def _sum(iterable: Iterable[Any], attribute: str | None = None, start: Any = 0) -> Any:

@@ -107,7 +107,7 @@ def _figure_name(figure: dict[str, Any]) -> str:
         return f"{figure['agent']} win rate"
     if figure["figure"] == "mean":
         return f"mean {figure['of'].replace('_', ' ')}"
-    return figure["figure"].replace("_", " ")
+    return str(figure["figure"]).replace("_", " ")
 
 
 def _difference(figure: dict[str, Any]) -> str:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import clingo
 
@@ -123,9 +124,9 @@ def board_report(board: Board, rules: RuleSet, reference: str | None = None) -> 
     return BoardReport(board=board.name, rules=rules.name, homes=homes)
 
 
-def _by_home(symbols: Sequence[clingo.Symbol]) -> dict[int, dict]:
+def _by_home(symbols: Sequence[clingo.Symbol]) -> dict[int, dict[str, Any]]:
     """The shown atoms of step 1, by home number."""
-    figures: dict[int, dict] = defaultdict(
+    figures: dict[int, dict[str, Any]] = defaultdict(
         lambda: {"ways": {}, "fewest": {}, "worst_way": {}, "can_earn_bonus": False}
     )
     for symbol in symbols:

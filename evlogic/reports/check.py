@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from evlogic.asp.fragment import Kind, refuse_outside
 from evlogic.asp.program import read_program
@@ -31,7 +32,7 @@ class CheckResult:
     players: int
     rules: str
     result: str  # holds | counterexample | unknown
-    counterexample: dict | None  # a game mapping (game-file schema)
+    counterexample: dict[str, Any] | None  # a game mapping (game-file schema)
     seconds: float
     max_states: int | None  # "holds" covers positions with at most this many owned states
     smallest: bool = False  # the counterexample is proved to have the fewest owned states

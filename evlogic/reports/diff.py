@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 from evlogic.asp.program import read_program
 from evlogic.asp.search import Floor, SearchOutcome, Watch, position_game, search
@@ -31,7 +32,7 @@ OUTCOME = {"counterexample": "differs", "holds": "equivalent", "unknown": "unkno
 @dataclass(frozen=True)
 class DiffSearch:
     result: str  # differs | equivalent | unknown
-    counterexample: dict | None  # a game mapping, rules: the first rule set
+    counterexample: dict[str, Any] | None  # a game mapping, rules: the first rule set
     seconds: float
     smallest: bool = False  # the witness is proved to have the fewest owned states
 

@@ -14,6 +14,7 @@ import json
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from evlogic.asp.solver import rule_paths, solve
 from evlogic.errors import InputError, quote
@@ -151,7 +152,7 @@ def _report(value: object) -> tuple[list[PlayerFigures], set[str]] | None:
 FIGURES = ("total", "region_bonus", "net_bonus", "face_ev")
 
 
-def _figure(player: dict, key: str) -> int:
+def _figure(player: dict[str, Any], key: str) -> int:
     if key not in player:
         raise ValueError(f"a player has no {quote(key)}")
     value = player[key]
