@@ -35,7 +35,7 @@ Flat = list[int]  # rows of numbers, one after another
 def interface() -> tuple[Any, Any] | None:
     """clingo's cffi ``(_ffi, _lib)``, or None when this clingo has none."""
     try:
-        from clingo._internal import _ffi, _lib  # type: ignore[attr-defined]
+        from clingo._internal import _ffi, _lib  # type: ignore[attr-defined, unused-ignore]
     except ImportError:
         return None
     return _ffi, _lib
