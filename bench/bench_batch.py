@@ -42,11 +42,11 @@ from timing import interleaved_medians, print_rows  # noqa: E402
 from evlogic.asp.compiled import tables  # noqa: E402
 from evlogic.asp.compiled.chunk import ground_chunk, pack, solve  # noqa: E402
 from evlogic.asp.compiled.rows import read_rows  # noqa: E402
-from evlogic.batch.chunk import cycle_collector_paused  # noqa: E402
-from evlogic.batch.lines import report_lines  # noqa: E402
-from evlogic.batch.reading import BatchOptions, line_position, resolve_line  # noqa: E402
-from evlogic.batch.runner import CHUNK_SIZE, chunks  # noqa: E402
-from evlogic.batch.sample import sample_games  # noqa: E402
+from evlogic.batching.chunk import cycle_collector_paused  # noqa: E402
+from evlogic.batching.lines import report_lines  # noqa: E402
+from evlogic.batching.reading import BatchOptions, line_position, resolve_line  # noqa: E402
+from evlogic.batching.runner import CHUNK_SIZE, chunks  # noqa: E402
+from evlogic.batching.sample import sample_games  # noqa: E402
 from evlogic.loading.boards import load_board  # noqa: E402
 from evlogic.resources import bundled_boards  # noqa: E402
 from plain_scorer import score_position  # noqa: E402

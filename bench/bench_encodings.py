@@ -49,8 +49,8 @@ def lines_for(board_path: Path, width: int, height: int, count: int, won: int) -
 def one_chunk(lines: list[str], readable: bool) -> None:
     """Runs in a forked child: one chunk of ``lines`` by one encoding."""
     from evlogic.asp.compiled import tables
-    from evlogic.batch.reading import BatchOptions
-    from evlogic.batch.runner import run_batch
+    from evlogic.batching.reading import BatchOptions
+    from evlogic.batching.runner import run_batch
 
     tables.MAX_BLOCKS = 0 if readable else 10**6  # one encoding, whatever the size
     out = io.StringIO()

@@ -4,7 +4,7 @@ usa, 4 players, snake order, greedy at every seat, homes dealt by seeds
 0..N-1 (the same tables every run).  A game is played to the end and its
 final position scored, by the plain Python playout of tests/plain_play.py
 (the plain scorer of tests/, its final totals by
-plain_scorer.score_position) as the baseline, and by evlogic.play.engine
+plain_scorer.score_position) as the baseline, and by evlogic.simulation.engine
 (each decision grounded from rules/play/moves.lp and rules/agents/greedy.lp,
 the final position by score's rules) two ways: play_games, the N games
 side by side in one control (a grounding a turn for them all, the final
@@ -36,10 +36,10 @@ from timing import interleaved_medians, print_rows  # noqa: E402
 
 from evlogic.loading.boards import Board, load_board  # noqa: E402
 from evlogic.loading.rulesets import load_rule_set  # noqa: E402
-from evlogic.play.agents import load_agents  # noqa: E402
-from evlogic.play.engine import PlayedGame, play, play_games  # noqa: E402
-from evlogic.play.table import Table, deal  # noqa: E402
 from evlogic.resources import bundled_boards  # noqa: E402
+from evlogic.simulation.agents import load_agents  # noqa: E402
+from evlogic.simulation.engine import PlayedGame, play, play_games  # noqa: E402
+from evlogic.simulation.table import Table, deal  # noqa: E402
 from plain_play import playout  # noqa: E402
 from plain_scorer import Rules, score_position  # noqa: E402
 

@@ -52,10 +52,10 @@ import sys
 from evlogic.asp.compiled import tables
 from evlogic.asp.compiled.chunk import ground_chunk, pack, solve
 from evlogic.asp.compiled.rows import read_rows
-from evlogic.batch.chunk import cycle_collector_paused
-from evlogic.batch.lines import report_lines
-from evlogic.batch.reading import BatchOptions, line_position, resolve_line
-from evlogic.batch.runner import chunks
+from evlogic.batching.chunk import cycle_collector_paused
+from evlogic.batching.lines import report_lines
+from evlogic.batching.reading import BatchOptions, line_position, resolve_line
+from evlogic.batching.runner import chunks
 
 source, count, size, step = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 options = BatchOptions(source, None, ".")
@@ -123,7 +123,7 @@ def main() -> None:
 
     from bench_batch import sample  # the bench's positions
 
-    from evlogic.batch.runner import CHUNK_SIZE
+    from evlogic.batching.runner import CHUNK_SIZE
 
     size = args.chunk_size or CHUNK_SIZE
     count = max(args.count // size, 1) * size  # whole chunks

@@ -35,7 +35,7 @@ sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 
 from timing import print_rows  # noqa: E402
 
-from evlogic.batch.sample import sample_games  # noqa: E402
+from evlogic.batching.sample import sample_games  # noqa: E402
 from evlogic.loading.boards import load_board  # noqa: E402
 from evlogic.resources import bundled_boards  # noqa: E402
 from plain_scorer import score_position  # noqa: E402

@@ -5,7 +5,7 @@ The command line (evlogic.cli) runs every command inside
 main thread, as Ctrl-C raises KeyboardInterrupt, so every command stops
 the same way on either: its ``-o`` files are written whole or not at all
 (evlogic.commands.output_file removes their temporary files), its worker
-processes are ended (evlogic.batch.workers), and it exits with 143 (130 on
+processes are ended (evlogic.batching.workers), and it exits with 143 (130 on
 Ctrl-C).  Commands that play for long (balance, tune) run under
 :func:`deadline`, which raises :class:`TimeUp` the same way when their
 --timeout passes.

@@ -3,7 +3,7 @@
 It plays a draft the way a person would, with none of the engine's code and
 none of its rules: each turn it scores, with tests/plain_scorer.py, what
 every free state would give, and picks the agent's move.  Only the order
-of ties is shared with evlogic/play/engine.py, because it is the seed's
+of ties is shared with evlogic/simulation/engine.py, because it is the seed's
 contract, not a rule: ``random.Random(seed)``, and each turn (the last one,
 which finds the game over, included) a shuffle of the ranks 1..N, the
 state numbered i (its place among the sorted ids) taking rank ranks[i];

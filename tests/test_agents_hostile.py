@@ -1,6 +1,6 @@
 """Agents as a hostile user writes them: one loader whatever the rule set.
 
-An agent is read once (evlogic/play/agents.py) and grounded the same way
+An agent is read once (evlogic/simulation/agents.py) and grounded the same way
 by both encodings of a decision: rules/play/moves.lp, and score's own rules
 with rules/play/readable.lp for a rule set with programs of its own.  Every
 agent here is either refused when it is read (one line naming its file,
@@ -24,12 +24,12 @@ from evlogic.asp.solver import SolverError
 from evlogic.errors import InputError
 from evlogic.loading.boards import load_board
 from evlogic.loading.rulesets import load_rule_set
-from evlogic.play import engine
-from evlogic.play.agents import BUNDLED, Agent, load_agent
-from evlogic.play.engine import PlayedGame, play
-from evlogic.play.table import Table, deal
 from evlogic.reports.score import score_game
 from evlogic.resources import rules_dir
+from evlogic.simulation import engine
+from evlogic.simulation.agents import BUNDLED, Agent, load_agent
+from evlogic.simulation.engine import PlayedGame, play
+from evlogic.simulation.table import Table, deal
 
 LAKELAND = REPO / "examples" / "lakeland" / "board.yaml"
 EXAMPLE_AGENTS = sorted((REPO / "examples").rglob("agents/*.lp"))

@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO
-from evlogic.batch.chunk import json_line
-from evlogic.batch.reading import BatchOptions
-from evlogic.batch.runner import Limits, run_batch
-from evlogic.batch.sample import sample_games
+from evlogic.batching.chunk import json_line
+from evlogic.batching.reading import BatchOptions
+from evlogic.batching.runner import Limits, run_batch
+from evlogic.batching.sample import sample_games
 from evlogic.loading.boards import load_board
 from evlogic.loading.games import load_game
 from evlogic.reports.score import score_game

@@ -20,11 +20,11 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, run_subprocess
-from evlogic.batch.chunk import score_chunk
-from evlogic.batch.reading import BatchOptions
-from evlogic.batch.runner import _in_order, run_batch
-from evlogic.batch.sample import sample_games
-from evlogic.batch.workers import Lost, Workers, WorkersFailed
+from evlogic.batching.chunk import score_chunk
+from evlogic.batching.reading import BatchOptions
+from evlogic.batching.runner import _in_order, run_batch
+from evlogic.batching.sample import sample_games
+from evlogic.batching.workers import Lost, Workers, WorkersFailed
 from evlogic.loading.boards import load_board
 from evlogic.resources import bundled_boards
 
@@ -118,7 +118,7 @@ def test_a_board_file_that_fails_unforeseen_is_that_line_s_error(tmp_path, monke
             raise ValueError("day is out of range for month")
         return load_board(path, source)
 
-    monkeypatch.setattr("evlogic.batch.reading.load_board", broken)
+    monkeypatch.setattr("evlogic.batching.reading.load_board", broken)
     (tmp_path / "b.yaml").write_text("states: {}\n")
     out = io.StringIO()
     lines = [one_player("b.yaml"), good_lines(1)[0]]

@@ -81,9 +81,9 @@ def test_score_imports_neither_the_batch_runner_nor_the_searches():
     loaded = set(json.loads(done.stderr.splitlines()[-1]))
     assert "evlogic.commands.score" in loaded
     unwanted = {
-        "evlogic.batch.runner",
-        "evlogic.batch.chunk",
-        "evlogic.batch.reading",
+        "evlogic.batching.runner",
+        "evlogic.batching.chunk",
+        "evlogic.batching.reading",
         "evlogic.asp.compiled",
         "evlogic.asp.search",
         "evlogic.commands.batch",

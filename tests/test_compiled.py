@@ -24,10 +24,10 @@ from test_differential import game_under
 from evlogic.asp.compiled import private, tables
 from evlogic.asp.compiled.positions import position_of, read_position
 from evlogic.asp.compiled.rows import read_rows
-from evlogic.batch.chunk import json_line
-from evlogic.batch.lines import Packed
-from evlogic.batch.reading import BatchOptions
-from evlogic.batch.runner import run_batch
+from evlogic.batching.chunk import json_line
+from evlogic.batching.lines import Packed
+from evlogic.batching.reading import BatchOptions
+from evlogic.batching.runner import run_batch
 from evlogic.errors import InputError
 from evlogic.loading.boards import load_board
 from evlogic.loading.rulesets import load_rule_set
@@ -106,7 +106,7 @@ def test_batch_lines_equal_the_readable_reports(several, rules):
 def test_every_bundled_rule_set_on_the_usa_board_agrees():
     usa_path = bundled_boards()["usa"]
     usa = load_board(usa_path)
-    from evlogic.batch.sample import sample_games
+    from evlogic.batching.sample import sample_games
 
     for name in ["standard", "flat-tiers", "gentle-siege", "open-region", "union-cores"]:
         rules = load_rule_set(name)
@@ -308,7 +308,7 @@ def public_clingo_only(monkeypatch):
 def _several_lines(tmp_path: Path) -> list[str]:
     """usa under two rule sets (the union's steps included) and a board of
     two blocks (its siege masks a block at a time)."""
-    from evlogic.batch.sample import sample_games
+    from evlogic.batching.sample import sample_games
 
     usa = load_board(bundled_boards()["usa"])
     lines = [

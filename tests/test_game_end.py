@@ -20,8 +20,8 @@ from test_search_soundness import PROPERTIES, canonical_key, owned_count, positi
 
 import evlogic.asp.compiled.tables
 from conftest import LOCAL_URL, REPO, SEARCH_EDGES, board_dict, run_subprocess
-from evlogic.batch.reading import BatchOptions
-from evlogic.batch.runner import run_batch
+from evlogic.batching.reading import BatchOptions
+from evlogic.batching.runner import run_batch
 from evlogic.errors import InputError
 from evlogic.loading.boards import load_board
 from evlogic.loading.games import load_game

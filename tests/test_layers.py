@@ -27,14 +27,14 @@ MAY_IMPORT: dict[str, set[str]] = {
     "loading": {"errors", "resources"},
     "asp": _BASE | {"loading"},
     "reports": _BASE | {"loading", "asp"},
-    "batch": _BASE | {"loading", "asp", "reports"},
+    "batching": _BASE | {"loading", "asp", "reports"},
     "drawing": _BASE | {"loading", "asp", "reports"},
     "templates": set(),
     "pages": _BASE | {"loading", "asp", "reports", "drawing"},
-    "play": _BASE | {"loading", "asp", "reports", "batch"},
-    "web": _BASE | {"loading", "asp", "reports", "drawing", "play", "pages"},
+    "simulation": _BASE | {"loading", "asp", "reports", "batching"},
+    "web": _BASE | {"loading", "asp", "reports", "drawing", "simulation", "pages"},
     "commands": _BASE
-    | {"loading", "asp", "reports", "batch", "drawing", "web", "schemas", "play", "pages"},
+    | {"loading", "asp", "reports", "batching", "drawing", "web", "schemas", "simulation", "pages"},
     "cli": _BASE | {"evlogic", "commands", "asp"},
     "__main__": {"cli"},
     "evlogic": _BASE | {"loading", "reports", "drawing"},  # the lazy Python API

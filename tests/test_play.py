@@ -23,11 +23,11 @@ from evlogic.asp.solver import POSITION_INPUT, SCORING_RULES, parsed_facts, rule
 from evlogic.loading.boards import Board, load_board
 from evlogic.loading.games import Game, Player
 from evlogic.loading.rulesets import RuleSet, load_rule_set
-from evlogic.play.agents import BUNDLED, load_agent
-from evlogic.play.engine import PlayedGame, figures, play, play_games
-from evlogic.play.table import Seat, Table, deal
 from evlogic.reports.report import atoms_by_position, decode
 from evlogic.resources import bundled_boards
+from evlogic.simulation.agents import BUNDLED, load_agent
+from evlogic.simulation.engine import PlayedGame, figures, play, play_games
+from evlogic.simulation.table import Seat, Table, deal
 from plain_play import agent_value, face_worth, playout, totals
 from plain_scorer import Rules
 from strategies import as_game, positions

@@ -16,14 +16,14 @@ from test_differential import fitted, rule_variants
 
 from evlogic.loading.rulesets import load_rule_set, rule_set_from_field
 from evlogic.loading.yamlfile import yaml_document
-from evlogic.play.agents import BUNDLED, load_agent
-from evlogic.play.engine import play
-from evlogic.play.table import ORDERS, Seat, Table
 from evlogic.reports.score import score_game
+from evlogic.simulation.agents import BUNDLED, load_agent
+from evlogic.simulation.engine import play
+from evlogic.simulation.table import ORDERS, Seat, Table
 from strategies import as_game, boards
 
 #: The bundled agents and the example agents (examples/agents/), which both
-#: encodings read and ground one way (evlogic/play/agents.py).
+#: encodings read and ground one way (evlogic/simulation/agents.py).
 EXAMPLE_AGENTS = sorted((Path(__file__).parents[1] / "examples").rglob("agents/*.lp"))
 AGENTS = {
     **{name: load_agent(name) for name in BUNDLED},
@@ -62,7 +62,7 @@ def test_both_encodings_play_the_same_game(table):
 @pytest.mark.exhaustive
 def test_both_encodings_play_the_same_usa_games_under_every_bundled_variant():
     from evlogic.loading.boards import load_board
-    from evlogic.play.table import deal
+    from evlogic.simulation.table import deal
 
     board = load_board("usa")
     agents = tuple(AGENTS[name] for name in ("greedy", "spoiler", "face", "random"))
@@ -73,7 +73,7 @@ def test_both_encodings_play_the_same_usa_games_under_every_bundled_variant():
 
 def test_a_rule_set_with_a_program_of_its_own_is_played_by_the_readable_rules(tmp_path):
     from evlogic.loading.boards import load_board
-    from evlogic.play.table import deal
+    from evlogic.simulation.table import deal
 
     (tmp_path / "home_bonus.lp").write_text(
         "face_value(G, P, home_bonus, 7) :- home(G, P, _), rules_of(G, _).\n"

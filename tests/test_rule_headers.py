@@ -49,9 +49,9 @@ Predicate = tuple[str, int]
 PYTHON_FACTS: dict[Predicate, str] = {
     ("way_state", 2): "evlogic/reports/boardreport.py",
     ("asked_tier", 2): "evlogic/reports/boardreport.py",
-    ("evlogic_mover", 1): "evlogic/play/engine.py",
-    ("evlogic_world", 2): "evlogic/play/engine.py",
-    ("held", 3): "evlogic/play/engine.py",
+    ("evlogic_mover", 1): "evlogic/simulation/engine.py",
+    ("evlogic_world", 2): "evlogic/simulation/engine.py",
+    ("held", 3): "evlogic/simulation/engine.py",
     ("layout_rows", 2): "evlogic/drawing/relayout.py",
     ("layout_columns", 2): "evlogic/drawing/relayout.py",
     ("layout_start", 3): "evlogic/drawing/relayout.py",

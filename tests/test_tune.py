@@ -15,7 +15,7 @@ import yaml
 from conftest import REPO
 from evlogic.loading.boards import load_board
 from evlogic.loading.space import load_space
-from evlogic.play.balance import Setup, play_games
+from evlogic.simulation.balance import Setup, play_games
 
 LAKELAND = str(REPO / "examples" / "lakeland" / "board.yaml")
 

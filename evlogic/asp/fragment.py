@@ -106,7 +106,7 @@ RULE_SET_READABLE_FILES = (
 )
 
 #: What a decision of a played game gives an agent beside the board and
-#: the rule set (rules/play/moves.lp, evlogic/play/engine.py): an agent's
+#: the rule set (rules/play/moves.lp, evlogic/simulation/engine.py): an agent's
 #: rules read these and derive none of them.
 AGENT_INPUTS: frozenset[Predicate] = frozenset(
     {

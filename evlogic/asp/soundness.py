@@ -131,7 +131,7 @@ def refuse_unstratified(program: UserProgram, why: str) -> None:
     such a loop would do), the whole program read as it stands: what it
     reads and does not derive is given as facts, and no rule beside it
     reads what it derives (an agent's, renamed apart from the engine's,
-    evlogic/play/agents.py).  Every rule counts, whatever it reads."""
+    evlogic/simulation/agents.py).  Every rule counts, whatever it reads."""
     written: list[_Written] = []
     for node in program.statements:  # (a bundled agent's too)
         if node.ast_type == clingo.ast.ASTType.Rule:

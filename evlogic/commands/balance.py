@@ -89,11 +89,11 @@ def _balance(args: argparse.Namespace, played: list[int]) -> int:
     from evlogic.commands.output_file import open_output
     from evlogic.errors import InputError, quote
     from evlogic.loading.rulesets import load_rule_set
-    from evlogic.play.agents import load_agents
-    from evlogic.play.balance import Setup, play_games
-    from evlogic.play.table import deal
     from evlogic.reports.balance import BalanceHeading, balance_report
     from evlogic.reports.render import json_text
+    from evlogic.simulation.agents import load_agents
+    from evlogic.simulation.balance import Setup, play_games
+    from evlogic.simulation.table import deal
 
     board = board_argument(args.board or "usa")
     references = args.rules or ["standard"]

@@ -11,8 +11,8 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
-from evlogic.batch.runner import CHUNK_SIZE, MEMORY_LIMIT_MB
-from evlogic.batch.runner import TIMEOUT as BATCH_TIMEOUT
+from evlogic.batching.runner import CHUNK_SIZE, MEMORY_LIMIT_MB
+from evlogic.batching.runner import TIMEOUT as BATCH_TIMEOUT
 from evlogic.commands import add_command
 from evlogic.commands.options import MAX_CHUNK_SIZE, MAX_JOBS, add_rules_option, whole
 from evlogic.commands.output_file import open_output
@@ -98,8 +98,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.batch.reading import BatchOptions
-    from evlogic.batch.runner import Limits, run_batch
+    from evlogic.batching.reading import BatchOptions
+    from evlogic.batching.runner import Limits, run_batch
     from evlogic.signals import Terminated
 
     _refuse_overwriting_input(args.input, args.output)

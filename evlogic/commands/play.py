@@ -24,7 +24,7 @@ from evlogic.limits import seconds
 RUN_TIMEOUT = 3600.0
 
 if TYPE_CHECKING:
-    from evlogic.play.table import Table
+    from evlogic.simulation.table import Table
 
 HELP = """\
 Play one game as a draft: homes are dealt (at random by the seed, or as a
@@ -131,8 +131,8 @@ def add_play_options(
 
 def run(args: argparse.Namespace) -> int:
     from evlogic.commands.output_file import open_output
-    from evlogic.play.engine import play
-    from evlogic.play.report import final_game_yaml, play_to_json, play_to_text
+    from evlogic.simulation.engine import play
+    from evlogic.simulation.report import final_game_yaml, play_to_json, play_to_text
 
     table = table_from(args, args.seed)
     played = play(table)
@@ -147,8 +147,8 @@ def table_from(args: argparse.Namespace, seed: int) -> Table:
     """The table the options describe (a game file's, or dealt by ``seed``)."""
     from evlogic.errors import InputError
     from evlogic.loading.rulesets import load_rule_set
-    from evlogic.play.agents import load_agents
-    from evlogic.play.table import deal, seated
+    from evlogic.simulation.agents import load_agents
+    from evlogic.simulation.table import deal, seated
 
     if args.game is not None:
         if args.board is not None:

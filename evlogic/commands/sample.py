@@ -44,7 +44,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.batch.sample import sample_games
+    from evlogic.batching.sample import sample_games
 
     board = board_argument(args.board)
     if not 1 <= args.players <= board.game_end:

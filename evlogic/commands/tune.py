@@ -129,11 +129,11 @@ def _tune(args: argparse.Namespace, progress: _Progress) -> int:
     from evlogic.commands.output_file import open_output
     from evlogic.errors import InputError
     from evlogic.loading.space import load_space
-    from evlogic.play.agents import load_agents
-    from evlogic.play.table import deal
-    from evlogic.play.tune import TuneOptions, plan, tune
     from evlogic.reports.render import json_text
     from evlogic.reports.tune import rule_set_mapping, tune_document, tune_to_text
+    from evlogic.simulation.agents import load_agents
+    from evlogic.simulation.table import deal
+    from evlogic.simulation.tune import TuneOptions, plan, tune
 
     space_path = Path(args.space)
     if not space_path.is_file():

@@ -1,7 +1,7 @@
 """The balance report: what many played games say about a rule set, each
 figure with a 95% confidence interval.
 
-Summed up from the games' records (evlogic.play.balance; the lines
+Summed up from the games' records (evlogic.simulation.balance; the lines
 ``--games-out`` writes), so the report recomputed from that file is the
 report.  No game is scored here: winners and figures are the final score
 reports'; whether the bonus or the siege decided a game is

@@ -9,7 +9,7 @@ at a time (each batch sized to take about :data:`BATCH_SECONDS`, so
 progress moves and no batch nears the request timeout), each batch taking
 a heavy request's turn (evlogic.web.admission): a run never holds a
 worker between batches, and small requests always find one.  The games
-are the command line's (evlogic.play.balance.play_chunk, the same seeds),
+are the command line's (evlogic.simulation.balance.play_chunk, the same seeds),
 so the report is the one ``evlogic balance --format json`` prints.
 
 Bounded work: at most :data:`MAX_GAMES` games a rule set and
@@ -35,8 +35,8 @@ import anyio
 
 from evlogic.errors import InputError, quote
 from evlogic.loading.yamlfile import Field, closest
-from evlogic.play.balance import Setup
 from evlogic.reports.balance import BalanceHeading
+from evlogic.simulation.balance import Setup
 from evlogic.web.admission import LIGHT_COST, Admission, Refused, board_size
 from evlogic.web.service import TooLarge  # a run over the server's bounds: 413
 
@@ -94,8 +94,8 @@ class Plan:
 def plan(catalog: Any, top: Field) -> Plan:
     """The request checked as the command line checks its options, with the
     server's bounds; InputError (400) or TooLarge (413) in one line."""
-    from evlogic.play.agents import BUNDLED, load_agents
-    from evlogic.play.table import ORDERS, deal
+    from evlogic.simulation.agents import BUNDLED, load_agents
+    from evlogic.simulation.table import ORDERS, deal
 
     fields = top.fields(
         ["board", "games"],
@@ -164,8 +164,8 @@ def plan(catalog: Any, top: Field) -> Plan:
 
 def play(catalog: Any, task: tuple[Setup, int, int, int]) -> list[dict[str, Any]]:
     """Games ``start`` to ``stop`` under rule set ``rules``: their records."""
-    from evlogic.play.agents import load_agents
-    from evlogic.play.balance import play_chunk
+    from evlogic.simulation.agents import load_agents
+    from evlogic.simulation.balance import play_chunk
 
     setup, rules, start, stop = task
     return play_chunk(setup, load_agents(setup.agents, setup.players), rules, start, stop)

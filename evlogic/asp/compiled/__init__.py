@@ -13,7 +13,7 @@ of numbers.  One module a step:
   evlogic.loading.games.quick_players, the one quick check of a line);
 * ``chunk``: a chunk of positions packed into input atoms, grounded and
   solved, its model's shown atoms given as one text;
-* ``rows``: that text read back as rows, which evlogic/batch/lines.py writes
+* ``rows``: that text read back as rows, which evlogic/batching/lines.py writes
   as report lines;
 * ``private``: the two things done through clingo's private interface
   (``clingo._internal``), each with its public fallback.

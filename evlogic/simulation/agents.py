@@ -176,7 +176,7 @@ def _read_agent(name: str, path: Path) -> Agent:
     parsed once (``#include``s followed), checked against the fragment
     and for stratification as a whole, its statements given the decision
     and its own predicates renamed apart (:func:`_agent`).  Both encodings
-    ground these statements (evlogic/play/engine.py); the file is never
+    ground these statements (evlogic/simulation/engine.py); the file is never
     read again."""
     program = read_program([path])
     refuse_outside(program, Kind.AGENT)

@@ -2,7 +2,7 @@
 rule set, each group in one grounding.
 
 A group whose rule set is of parameters only is scored by the compiled
-encoding (evlogic.asp.compiled, written as lines by evlogic.batch.lines),
+encoding (evlogic.asp.compiled, written as lines by evlogic.batching.lines),
 any other by the readable rules, as ``score`` scores one position.  Nothing
 is lost: a grounding that fails is split in halves down to the line at
 fault, and whatever goes wrong with a line is that line's error.
@@ -26,8 +26,8 @@ from evlogic.asp.compiled.rows import read_rows
 from evlogic.asp.compiled.tables import Compiled
 from evlogic.asp.facts import Positions, board_program
 from evlogic.asp.solver import POSITION_INPUT, rule_paths, solve
-from evlogic.batch.lines import report_lines
-from evlogic.batch.reading import (
+from evlogic.batching.lines import report_lines
+from evlogic.batching.reading import (
     BatchOptions,
     Resolved,
     limit_note,

@@ -133,7 +133,7 @@ def _unreadable(what: str, reference: object, error: Exception) -> str:
 
 def note_memory_limit(megabytes: int) -> None:
     """This process is a worker whose address space is capped at ``megabytes``
-    (evlogic.batch.runner starts it so): its out-of-memory errors say so."""
+    (evlogic.batching.runner starts it so): its out-of-memory errors say so."""
     global _memory_limit_mb
     _memory_limit_mb = megabytes
 

@@ -2,7 +2,7 @@
 numbers, the budget spent by successive halving, the Pareto front proved.
 
 Every candidate plays the same games (game ``i``: the same deal and seed
-under every rule set, evlogic.play.table.game_seed), so candidates differ by
+under every rule set, evlogic.simulation.table.game_seed), so candidates differ by
 their rules alone.  With a budget smaller than every candidate's full
 ``games``, rounds double the games of the better half (ranked by Pareto
 rank over the objectives' estimates, then by the objectives in order of
@@ -24,10 +24,10 @@ from typing import Any
 
 from evlogic.loading.boards import Board
 from evlogic.loading.space import Candidate, Space
-from evlogic.play.balance import Setup, play_games
-from evlogic.play.table import Order
 from evlogic.reports.balance import Tally, rule_set_figures
 from evlogic.reports.tune import distance, objectives
+from evlogic.simulation.balance import Setup, play_games
+from evlogic.simulation.table import Order
 
 
 @dataclass

@@ -19,8 +19,8 @@ worker when scoring raised, line by line in fresh workers when the worker
 died or ran past the time limit.
 
 This module runs the chunks (in this process, on worker processes, on a
-Dask cluster) and writes their results in order; evlogic.batch.chunk scores
-one chunk, evlogic.batch.reading reads one line; evlogic.signals ends a
+Dask cluster) and writes their results in order; evlogic.batching.chunk scores
+one chunk, evlogic.batching.reading reads one line; evlogic.signals ends a
 batch on SIGTERM as on Ctrl-C.
 """
 
@@ -35,9 +35,9 @@ from typing import Any, Protocol, TextIO
 
 import clingo
 
-from evlogic.batch.chunk import json_line, score_chunk
-from evlogic.batch.reading import BatchOptions, note_memory_limit
-from evlogic.batch.workers import Lost, Workers, WorkersFailed
+from evlogic.batching.chunk import json_line, score_chunk
+from evlogic.batching.reading import BatchOptions, note_memory_limit
+from evlogic.batching.workers import Lost, Workers, WorkersFailed
 from evlogic.errors import InputError
 from evlogic.limits import DEFAULT_MEMORY_MB, limit_memory
 from evlogic.loading.jsonlines import Line, numbered

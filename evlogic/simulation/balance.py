@@ -1,7 +1,7 @@
 """Many played games a rule set, on the same deals: the games behind
 ``evlogic balance``.
 
-Game ``i`` has the same seed under every rule set (evlogic.play.table.game_seed):
+Game ``i`` has the same seed under every rule set (evlogic.simulation.table.game_seed):
 the same homes and the same tie-break orders, so what differs between rule
 sets is the rules' doing (common random numbers).  Games run in chunks, in
 this process, on worker processes (``jobs``) or on a Dask cluster, and come
@@ -23,9 +23,9 @@ from typing import Any
 from evlogic.errors import InputError
 from evlogic.loading.boards import Board
 from evlogic.loading.rulesets import RuleSet
-from evlogic.play.agents import Agent, load_agents
-from evlogic.play.engine import play_games as play_games_together
-from evlogic.play.table import Order, deal, game_seed
+from evlogic.simulation.agents import Agent, load_agents
+from evlogic.simulation.engine import play_games as play_games_together
+from evlogic.simulation.table import Order, deal, game_seed
 
 #: Games a task plays (one rule set, consecutive games).
 CHUNK = 10
@@ -93,9 +93,9 @@ def play_chunk(
     setup: Setup, agents: tuple[Agent, ...], rules: int, start: int, stop: int
 ) -> list[Record]:
     """The records of games ``start`` to ``stop`` under rule set ``rules``,
-    played side by side (evlogic.play.engine.play_games: one grounding a
+    played side by side (evlogic.simulation.engine.play_games: one grounding a
     turn for them all)."""
-    from evlogic.play.report import players_of
+    from evlogic.simulation.report import players_of
 
     rule_set = setup.rule_sets[rules]
     tables = [
@@ -146,7 +146,7 @@ def _raised(result: list[Record] | InputError) -> list[Record]:
 def _on_workers(
     stack: ExitStack, setup: Setup, tasks: Iterator[Task], jobs: int
 ) -> Iterator[list[Record]]:
-    from evlogic.batch.workers import Lost, Workers
+    from evlogic.batching.workers import Lost, Workers
 
     load_agents(setup.agents, setup.players)  # errors here, once, not in a worker
     workers = stack.enter_context(Workers(jobs, tasks_per_worker=TASKS_PER_WORKER))
@@ -179,7 +179,7 @@ def _on_workers(
 def _on_dask(
     stack: ExitStack, setup: Setup, tasks: Iterator[Task], address: str
 ) -> Iterator[list[Record]]:
-    from evlogic.batch.runner import _dask_client
+    from evlogic.batching.runner import _dask_client
 
     load_agents(setup.agents, setup.players)
     client = stack.enter_context(_dask_client(address))

@@ -19,7 +19,7 @@ game is always played to its end (:class:`PlayedGame`).
 A rule set with programs of its own is played by score's rules and
 rules/play/readable.lp instead; its figures reach the mover's agent as the
 atoms moves.lp derives, and the agent is grounded as here (:class:`_Agents`):
-an agent is read once (evlogic.play.agents.load_agent) and grounded one way
+an agent is read once (evlogic.simulation.agents.load_agent) and grounded one way
 whatever the rule set.
 """
 
@@ -48,11 +48,11 @@ from evlogic.asp.solver import (
 from evlogic.errors import InputError, quote
 from evlogic.limits import checkpoint, watch
 from evlogic.loading.games import Game, Player, checked_game
-from evlogic.play.agents import MOVES, Agent
-from evlogic.play.table import Table, turn_order
 from evlogic.reports.report import ScoreReport, atoms_by_position, decode
 from evlogic.reports.score import CACHED_BOARD_STATES, score_game, scoring_rules
 from evlogic.resources import rules_dir
+from evlogic.simulation.agents import MOVES, Agent
+from evlogic.simulation.table import Table, turn_order
 
 #: The encoding of a decision, and what the engine reads of it.
 DECISION = (MOVES, "play/decision.lp")
@@ -545,7 +545,7 @@ class _Agents:
     """The seats' agents of one game played by the readable rules, in a
     clingo control of their own, as moves.lp's games ground them: the
     board, the rule set, rules/play/decision.lp and each agent's part
-    (:func:`_add_agent`: the statements evlogic.play.agents.load_agent
+    (:func:`_add_agent`: the statements evlogic.simulation.agents.load_agent
     read, whatever the rule set); at each decision,
     rules/play/readable_agent.lp's part, which gives readable.lp's figures
     as the atoms moves.lp derives for game 0, then the mover's agent.  The

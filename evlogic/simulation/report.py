@@ -12,9 +12,9 @@ from pathlib import Path
 import yaml
 
 from evlogic.loading.rulesets import bundled_rule_sets
-from evlogic.play.engine import PlayedGame
 from evlogic.reports.render import json_text, to_text
 from evlogic.resources import bundled_boards, display_path
+from evlogic.simulation.engine import PlayedGame
 
 
 def players_of(game: PlayedGame) -> list[dict[str, str]]:

@@ -16,7 +16,7 @@ from evlogic.errors import InputError
 from evlogic.loading.boards import Board
 from evlogic.loading.games import Game, Player, check_game_end
 from evlogic.loading.rulesets import RuleSet
-from evlogic.play.agents import Agent
+from evlogic.simulation.agents import Agent
 
 Order = Literal["snake", "round-robin"]
 ORDERS: tuple[Order, ...] = ("snake", "round-robin")
