@@ -14,6 +14,7 @@ import dataclasses
 import itertools
 from collections import defaultdict
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -99,6 +100,7 @@ def _net_bonus(atoms) -> int:
     return next(figures[4] for figures in atoms["score"] if figures[0] == 0)
 
 
+@pytest.mark.exhaustive
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_boards, rule_sets())
 def test_the_board_report_counts_what_the_scoring_rules_score(board_map, rules):

@@ -120,6 +120,7 @@ def engine_and_plain(board: dict, players: list[dict], variant: dict) -> tuple[d
     return engine, plain
 
 
+@pytest.mark.exhaustive
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions(), rule_variants)
 def test_engine_agrees_with_the_plain_scorer_under_any_rule_set(position, variant):
@@ -133,6 +134,7 @@ def test_engine_agrees_with_the_plain_scorer_under_any_rule_set(position, varian
 SEARCH_SCORING = [name for name in SEARCH_RULES if name != "search/generate.lp"]
 
 
+@pytest.mark.exhaustive
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions(), rule_variants)
 def test_search_encodings_give_the_scorers_totals_and_winners(position, variant):

@@ -128,6 +128,7 @@ def expected_roles(board: dict, players: list[dict], me: int, mine: dict) -> dic
     return roles
 
 
+@pytest.mark.exhaustive
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions(), st.data())
 def test_witnesses_agree_with_the_plain_scorer(position, data):

@@ -108,6 +108,7 @@ def test_reach_bounds_how_far_a_tile_moves(tmp_path):
     assert anywhere.after.total <= found.after.total
 
 
+@pytest.mark.slow
 def test_usa_gets_fewer_exceptions_in_a_few_seconds():
     board = load_board(REPO / "maps" / "usa.yaml")
     found = lay_out(board, timeout=8, reach=2)

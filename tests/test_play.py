@@ -198,6 +198,7 @@ def test_every_move_of_a_random_position_is_scored_as_the_scorers_score_it(
     check_decision(position, rules, mover, readable == 0)
 
 
+@pytest.mark.exhaustive
 @examples(40)
 @given(usa_positions(), rule_sets, st.integers(0, 5), st.integers(0, 3))
 def test_every_move_of_a_usa_position_is_scored_as_the_scorers_score_it(

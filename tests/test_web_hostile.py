@@ -141,6 +141,7 @@ def one_line_error(status: int, document: dict, expected: int) -> str:
 # --- a request that would run for minutes ------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_dense_board_is_503_in_time_and_its_work_ends(server):
     """The explanation of a complete graph of 100 states, half of them owned
     (within the bound; 30 s and 3 GB in one process): 503 within the
