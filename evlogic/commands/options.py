@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from evlogic.errors import InputError, quote
 from evlogic.limits import add_memory_option, add_time_option, seconds
@@ -16,6 +16,9 @@ from evlogic.loading.games import Game, load_game, load_game_text
 from evlogic.loading.rulesets import RuleSet, bundled_rule_sets, load_rule_set
 from evlogic.loading.yamlfile import Field, read_stream, utf8_text
 from evlogic.resources import default_game
+
+if TYPE_CHECKING:
+    from evlogic.batching.fanout import Progress
 
 #: What a command's output renders: a report, a result, a document.
 Rendered = TypeVar("Rendered")
@@ -165,9 +168,10 @@ def say(message: str) -> None:
 
 
 @contextmanager
-def progress_bar(total: int, unit: str = " games") -> Iterator[Any]:
-    """tqdm on stderr when it is a terminal (its update, to count ``unit``),
-    else None."""
+def progress_bar(total: int | None, unit: str = " games") -> Iterator[Progress | None]:
+    """tqdm on stderr when it is a terminal (its update, to count ``unit``
+    of ``total``, None when unknown), else None: the one progress bar of
+    batch, balance and tune."""
     if not sys.stderr.isatty():
         yield None
         return
