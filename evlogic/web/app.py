@@ -54,7 +54,15 @@ from evlogic.web.admission import Admission, Refused, board_size
 from evlogic.web.balance import KEPT, Run, Runs
 from evlogic.web.guard import LOCAL, Guard, Hosts, json_body_refusal
 from evlogic.web.service import Catalog
-from evlogic.web.workers import Answer, Workers
+from evlogic.web.workers import (
+    Answer,
+    BadInput,
+    Internal,
+    OutOfMemory,
+    OverBound,
+    Solved,
+    Workers,
+)
 
 #: The largest request body accepted (bytes).
 MAX_BODY = 1 << 20
@@ -149,17 +157,17 @@ def create_app(
 
     def refusal_of(answer: Answer) -> tuple[int, str] | None:
         """(status, message) of a worker's answer that is not a document."""
-        if answer.kind == "input":
-            return 400, str(answer.value)
-        if answer.kind == "large":
-            return 413, answer.value
-        if answer.kind == "memory":
+        if isinstance(answer, BadInput):
+            return 400, str(answer.error)
+        if isinstance(answer, OverBound):
+            return 413, answer.message
+        if isinstance(answer, OutOfMemory):
             return 503, (
                 f"{service.SOURCE}: out of memory (the server's --worker-memory-limit, "
                 f"{pool.megabytes} MiB)"
             )
-        if answer.kind == "internal":
-            return 500, f"internal error: {escaped(shortened(answer.value, 300))}"
+        if isinstance(answer, Internal):
+            return 500, f"internal error: {escaped(shortened(answer.message, 300))}"
         return None
 
     def failure(answer: Answer) -> Response | None:
@@ -198,8 +206,9 @@ def create_app(
         answered = await answer(request, name, top, cost)
         if isinstance(answered, Response):
             return answered
-        refused = failure(answered)
-        return answered.value if refused is None else refused
+        if isinstance(answered, Solved):
+            return answered.document
+        return failure(answered)
 
     def endpoint(name: str, media_type: str | None = None) -> Callable[[Request], Any]:
         async def run(request: Request) -> Response:
@@ -280,7 +289,8 @@ def create_app(
             refused = failure(solved)
             if refused is not None:
                 return refused
-            layouts[name] = solved.value
+            assert isinstance(solved, Solved)
+            layouts[name] = solved.document
         return JSONResponse(layouts[name])
 
     async def rules(_request: Request) -> Response:
