@@ -106,7 +106,8 @@ def explain(game: GameInput, *, player: str, rules: RulesInput | None = None) ->
     Returns an :class:`ExplainResult`.  An unknown player or bad input
     raises :class:`evlogic.InputError`.
 
-    >>> evlogic.explain("examples/lakeland/game.yaml", player="Ada").explanation.total
+    >>> evlogic.explain("examples/lakeland/game.yaml", player="Ada").explanation.score.total
+    45
     """
     from evlogic.reports.explain import explain_game
 
@@ -366,6 +367,7 @@ def batch(
 
     >>> lines = ['{"players": [{"name": "A", "home": "KY", "states": ["IN"]}]}']
     >>> [line.to_dict()["players"][0]["total"] for line in evlogic.batch(lines, board="usa")]
+    [19]
     """
     with batch_chunks(
         input,

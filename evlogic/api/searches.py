@@ -298,7 +298,9 @@ def diff(
     ``.result.winner_diff``, each differs (with its position), equivalent
     or unknown.  Bad input raises :class:`evlogic.InputError`.
 
-    >>> evlogic.diff(["standard", "gentle-siege"], board="examples/lakeland/board.yaml")
+    >>> answer = evlogic.diff(["standard", "gentle-siege"], board="examples/lakeland/board.yaml")
+    >>> answer.result.total_diff.result
+    'differs'
     """
     return run_diff(diff_inputs(rules, board=board, players=players), timeout)
 
@@ -337,7 +339,8 @@ def board_report(
 
     Returns a :class:`BoardReportResult`.
 
-    >>> [home.home for home in evlogic.board_report("examples/lakeland/board.yaml").report.homes]
+    >>> evlogic.board_report("examples/lakeland/board.yaml").report.homes[0].can_earn_bonus
+    True
     """
     from evlogic.reports.boardreport import board_report as report_on
 
@@ -435,7 +438,8 @@ def layout(
     Returns a :class:`LayoutResult`; ``to_yaml()`` is the board file with
     the new cells.
 
-    >>> evlogic.layout("examples/lakeland/board.yaml").layout.after
+    >>> evlogic.layout("examples/lakeland/board.yaml").layout.after.total
+    0
     """
     from evlogic.drawing.relayout import MAX_LAYOUT_STATES, lay_out
     from evlogic.loading.boards import looks_like_board_path, resolve_board
