@@ -246,7 +246,7 @@ class Api:
         return Response(ICON, media_type="image/svg+xml")
 
     async def start(self, _request: Request) -> Response:
-        return JSONResponse(self.catalog.start)
+        return JSONResponse(self.catalog.start.document())
 
     async def boards(self, _request: Request) -> Response:
         return JSONResponse(self.catalog.board_list())
