@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Iterable, Iterator
-from contextlib import ExitStack, suppress
+from collections.abc import Generator, Iterable, Iterator
+from contextlib import ExitStack, closing, suppress
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -106,9 +106,41 @@ def run_batch(
     limits: Limits | None = None,
 ) -> int:
     """Score every line, writing reports in input order; returns the number
-    of failed lines.  Output goes out a whole chunk at a time, with SIGINT
-    and SIGTERM held back while it is written, so an interrupted run leaves
-    only whole lines behind.
+    of failed lines (:func:`batch_results` written by :func:`write_batch`)."""
+    # closed at once when writing fails: the workers end before the error goes on
+    with closing(batch_results(lines, options, jobs, dask_address, chunk_size, limits)) as results:
+        return write_batch(results, out, progress)
+
+
+def write_batch(
+    results: Iterable[Scored],
+    out: TextIO,
+    progress: Progress | None = None,
+) -> int:
+    """Write each chunk's text of ``results`` whole (:func:`_write_whole`),
+    counting ``progress``; returns the number of failed lines.  Output goes
+    out a whole chunk at a time, with SIGINT and SIGTERM held back while it
+    is written, so an interrupted run leaves only whole lines behind."""
+    failed = 0
+    for text, chunk_failed, count in results:
+        _write_whole(out, text)
+        failed += chunk_failed
+        if progress is not None:
+            progress(count)
+    return failed
+
+
+def batch_results(
+    lines: Iterable[str],
+    options: BatchOptions,
+    jobs: int | None = None,
+    dask_address: str | None = None,
+    chunk_size: int = CHUNK_SIZE,
+    limits: Limits | None = None,
+) -> Generator[Scored, None, None]:
+    """Score every line: each chunk's output text (its JSON lines), its
+    number of failed lines and of lines, in input order (lazily: a chunk is
+    scored as the ones before it are taken).
 
     ``jobs`` worker processes score the chunks (the CLI always uses them),
     each within ``limits``; ``None`` scores in this process, with no limits.
@@ -118,7 +150,6 @@ def run_batch(
     """
     pieces = chunks(lines, chunk_size)
     limits = limits or Limits()
-    failed = 0
     with ExitStack() as stack:
         results: Iterator[Scored]
         if dask_address is not None:
@@ -144,14 +175,9 @@ def run_batch(
         else:
             results = ordered_map(score_chunk, pieces, (options,))
         try:
-            for text, chunk_failed, count in results:
-                _write_whole(out, text)
-                failed += chunk_failed
-                if progress is not None:
-                    progress(count)
+            yield from results
         except WorkersFailed as error:
             raise InputError("--jobs", f"{error}; is --memory-limit too low?") from None
-    return failed
 
 
 def _write_whole(out: TextIO, text: str) -> None:
