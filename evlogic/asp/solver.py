@@ -9,6 +9,7 @@ calls) for k = 1, 2, ... while ``grew(k-1)`` holds.
 
 from __future__ import annotations
 
+import atexit
 import functools
 import threading
 from collections.abc import Callable, Sequence
@@ -67,6 +68,19 @@ Arguments = ParamSpec("Arguments")
 Result = TypeVar("Result")
 
 
+#: Every thread's caches of :func:`per_thread_cache`, for :func:`_forget_trees`.
+_CACHES: list[threading.local] = []
+
+
+@atexit.register
+def _forget_trees() -> None:
+    """At exit, the exiting thread's cached trees freed while clingo.ast is
+    whole: imported on demand (after this module), its globals are cleared
+    before this module's, and a tree freed after that fails in its __del__."""
+    for local in _CACHES:
+        local.__dict__.clear()
+
+
 def per_thread_cache(
     maxsize: int,
 ) -> Callable[[Callable[Arguments, Result]], Callable[Arguments, Result]]:
@@ -85,6 +99,7 @@ def per_thread_cache(
 
     def decorate(function: Callable[Arguments, Result]) -> Callable[Arguments, Result]:
         local = threading.local()
+        _CACHES.append(local)
 
         @functools.wraps(function)
         def cached(*args: Arguments.args, **kwargs: Arguments.kwargs) -> Result:
