@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
         )
 
     args.answer.so_far = so_far
-    from evlogic.asp.search import Watch
+    from evlogic.asp.search import TimeLimit, Watch
     from evlogic.reports.check import check
 
     watches.append(Watch())
@@ -119,8 +119,7 @@ def run(args: argparse.Namespace) -> int:
         args.rules or "standard",
         players=args.players,
         max_states=args.max_states,
-        timeout=args.timeout,
-        deadline=args.deadline,
+        limit=TimeLimit(args.timeout, args.deadline),
         watch=watches[0],
     )
     return args.answer.give(lambda: show(result))

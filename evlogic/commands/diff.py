@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         return show(diff_so_far(a, b, board, args.board, args.players, watch, started))
 
     args.answer.so_far = so_far
-    from evlogic.asp.search import Watch
+    from evlogic.asp.search import TimeLimit, Watch
     from evlogic.reports.diff import diff
 
     watches.append(Watch())
@@ -101,8 +101,7 @@ def run(args: argparse.Namespace) -> int:
         board,
         args.board,
         players=args.players,
-        timeout=args.timeout,
-        deadline=args.deadline,
+        limit=TimeLimit(args.timeout, args.deadline),
         watch=watches[0],
     )
     return args.answer.give(lambda: show(result))
