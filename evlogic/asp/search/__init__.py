@@ -7,12 +7,18 @@ states, unclaimed allowed), the scoring rules score it, and a program
 smallest one or proves there is none; ``evlogic/reports/check.py`` and
 ``evlogic/reports/diff.py`` turn the answer into reports.
 
-The package: :func:`search` checks the limits and runs one
-:class:`~evlogic.asp.search.running.RunningSearch` (its control, deadline,
-progress and limits, and its steps) on a thread of its own;
-``encoding`` says which rule files it grounds, ``reads`` builds the
-per-atom check of what a property reads, ``guide`` is diff's winner search
-guided by its total search, and ``positions`` reads positions off models.
+The package: :func:`search` takes one :class:`SearchRequest` (board,
+rule facts, program, players, bounds, time, progress callback, stop),
+checks its limits and runs one
+:class:`~evlogic.asp.search.running.RunningSearch` (its control, deadline
+and progress, and its steps) on a thread of its own; every solve of a
+search, guided or not, goes through one loop
+(``RunningSearch.each_model``: progress, deadline and stop heeded
+everywhere), its ends and the search's answers words of ``answers``
+(StrEnums); ``encoding`` says which rule files it grounds, ``reads``
+builds the per-atom check of what a property reads, ``guide`` is diff's
+winner search guided by its total search, and ``positions`` reads
+positions off models.
 
 How the search is engineered (see bench/bench_search.py):
 

@@ -489,68 +489,104 @@ class RunningSearch:
             if self.over():
                 return False
             if within.size is not None:
-                progress.phase = f"none below {floor} owned states: asking for {floor}"
-                found = self.ask(floor)
-                if found is Ended.NONE:
-                    floor += 1
-                elif isinstance(found, list):
-                    progress.best = found
-                else:
-                    return False
-                continue
-            bound = guess()
-            if bound is not None:
+                asked = self.ask_at_floor(floor)
+            elif (bound := guess()) is not None:
                 guessed.add(bound)
-                progress.phase = (
-                    f"asking for {bound} owned states, the including search's best so far"
-                )
-                found = self.ask(bound, stop=functools.partial(overtaken, within, bound))
-                if found is Ended.NONE:  # proved: none with at most `bound` owned states
-                    floor = max(floor, bound + 1)
-                elif isinstance(found, list):
-                    progress.best = found
-                    if owned_count(found) == bound and within.size in (None, bound):
-                        speculate(bound)
-                elif found is Ended.UNKNOWN:
-                    return False
+                asked = self.ask_guess(bound, floor, speculate)
+            elif self.waiting_pays(best):
+                asked = floor if self.wait_for_floor(best, guess) else None
+            else:
+                status = self.optimise_below(best, floor, record, guess)
+                if status is not Ended.STOPPED:  # NONE: none smaller, proved
+                    return status is Ended.NONE
                 continue
-            if (
-                guide.possible()
-                and not within.done
-                and within.best is not None
-                and best <= within.best
-            ):
-                # As small as the including search's best: whether it is the
-                # smallest is what that search is proving; wait for its answer.
-                progress.phase = f"{best} owned states: waiting for the including search's floor"
-                while (
-                    within.size is None
-                    and not within.done
-                    and within.best >= best
-                    and guess() is None
-                ):
-                    if self.over():
-                        return False
-                    time.sleep(POLL)
-                    progress.show()
-                continue
-            progress.phase = f"looking for one with at most {best - 1} owned states"
-
-            def settled(floor: int = floor) -> bool:
-                # a counterexample as small as the floor is the smallest: no
-                # need to wait for the solver to prove it
-                assert progress.best is not None
-                return (
-                    within.size is not None
-                    or guess() is not None
-                    or owned_count(progress.best) <= floor
-                )
-
-            status = self.optimise(best - 1, record, settled)
-            if status is Ended.NONE:
-                return True
-            if status is Ended.UNKNOWN:
+            if asked is None:
                 return False
+            floor = asked
+
+    def ask_at_floor(self, floor: int) -> int | None:
+        """Once the including search proved its floor: a counterexample of
+        ``floor`` owned states; the floor proved now (one more, when there is
+        none of that size), None at the deadline."""
+        self.progress.phase = f"none below {floor} owned states: asking for {floor}"
+        found = self.ask(floor)
+        if found is Ended.NONE:
+            return floor + 1
+        if isinstance(found, list):
+            self.progress.best = found
+            return floor
+        return None
+
+    def ask_guess(self, bound: int, floor: int, speculate: Callable[[int], None]) -> int | None:
+        """A counterexample of ``bound`` owned states, the including
+        search's best so far (a guess at its floor), through it; one of
+        that size is passed to ``speculate``.  The floor proved now, None at
+        the deadline."""
+        within = self.within
+        self.progress.phase = f"asking for {bound} owned states, the including search's best so far"
+        found = self.ask(bound, stop=functools.partial(overtaken, within, bound))
+        if found is Ended.NONE:  # proved: none with at most `bound` owned states
+            return max(floor, bound + 1)
+        if isinstance(found, list):
+            self.progress.best = found
+            if owned_count(found) == bound and within.size in (None, bound):
+                speculate(bound)
+        return None if found is Ended.UNKNOWN else floor
+
+    def waiting_pays(self, best: int) -> bool:
+        """A best so far as small as the including search's: whether it is
+        the smallest is what that search is proving."""
+        within = self.within
+        return (
+            self.guide.possible()
+            and not within.done
+            and within.best is not None
+            and best <= within.best
+        )
+
+    def wait_for_floor(self, best: int, guess: Callable[[], int | None]) -> bool:
+        """Wait for the including search's answer (a floor, its end, a
+        smaller best, or a best to ``guess`` at); False at the deadline."""
+        within, progress = self.within, self.progress
+        progress.phase = f"{best} owned states: waiting for the including search's floor"
+        while (
+            within.size is None
+            and not within.done
+            and within.best is not None
+            and within.best >= best
+            and guess() is None
+        ):
+            if self.over():
+                return False
+            time.sleep(POLL)
+            progress.show()
+        return True
+
+    def optimise_below(
+        self,
+        best: int,
+        floor: int,
+        record: Callable[[clingo.Model], None],
+        guess: Callable[[], int | None],
+    ) -> Ended:
+        """One optimising solve below ``best`` owned states, each better one
+        passed to ``record``, until none is smaller (NONE), a floor or a
+        guess comes from the including search or the best found is as small
+        as ``floor`` (STOPPED), or the deadline (UNKNOWN)."""
+        within, progress = self.within, self.progress
+        progress.phase = f"looking for one with at most {best - 1} owned states"
+
+        def settled() -> bool:
+            # a counterexample as small as the floor is the smallest: no
+            # need to wait for the solver to prove it
+            assert progress.best is not None
+            return (
+                within.size is not None
+                or guess() is not None
+                or owned_count(progress.best) <= floor
+            )
+
+        return self.optimise(best - 1, record, settled)
 
     def canonical(self, size: int, stop: Callable[[], bool] = never) -> Found | None:
         """The first counterexample of ``size`` owned states (the smallest size)
