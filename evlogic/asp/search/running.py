@@ -750,6 +750,8 @@ class RunningSearch:
         other); else the solve is cancelled and the reason returned:
         ``halt()``'s, or UNKNOWN at the deadline or the request's stop.  A
         progress line now and then while it waits."""
+        if self.request.stop():
+            return Ended.UNKNOWN  # (no solve starts once the request's stop says so)
         control = self.control if control is None else control
         set_bound(control, bound)
         handle: clingo.SolveHandle  # (clingo leaves __enter__ unannotated)
