@@ -278,7 +278,7 @@ def test_winner_search_reading_the_total_searchs_floor_answers_as_brute_force(
     assert _owned(winner.found) == min(owned_count(p) for p in winners)
     # the fixed-order witness, found part by part of the total search's
     # counterexamples, is the one the search alone prints
-    alone = run("winner", Floor(), None)
+    alone = run("winner", Floor(), Floor())
     assert sorted(map(str, winner.found)) == sorted(map(str, alone.found))
 
 
