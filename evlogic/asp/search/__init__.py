@@ -107,7 +107,7 @@ def search(request: SearchRequest) -> SearchOutcome:
     holds in no position (see evlogic/asp/search/reads.py).  What this
     search proves is written to ``request.publish``; ``request.within`` is
     what a search whose counterexamples include all of this one's proved
-    (see :class:`Floor`): its "none" is this search's HOLDS, its smallest
+    (see :class:`Floor`): its ``none`` is this search's HOLDS, its smallest
     size a size below which this search has none either.
 
     The deadline is the search's own: it stops itself there (a solve under

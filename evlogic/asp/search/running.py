@@ -629,8 +629,8 @@ class RunningSearch:
     # --- solving ---------------------------------------------------------------------
 
     def ask(self, bound: int, stop: Callable[[], bool] = never) -> Found | Ended:
-        """A counterexample with at most ``bound`` owned states, or "none",
-        "stopped" or "unknown", as :meth:`solve` says.  Once the including
+        """A counterexample with at most ``bound`` owned states, or how it ended
+        without one (NONE, STOPPED, UNKNOWN), as :meth:`solve` says.  Once the including
         search is known, through it (Guide.guided, on this control); and
         once that walk has visited PARTS_ALONE parts without an answer, a
         plain solve within the bound beside it, on a second control
