@@ -14,8 +14,10 @@ Print a game's facts: everything evlogic grounds beside its rules to score
 the game, as a program plain clingo reads with rules/score.lp (the scoring
 rules as #includes):
 
-  evlogic facts game.yaml | clingo rules/score.lp -
+  evlogic facts game.yaml | python -m clingo rules/score.lp -
 
+(python -m clingo: the clingo package evlogic is installed with, which has
+no clingo command; a clingo program, where one is installed, reads the same)
 prints score(G, P, FaceEv, RegionBonus, SiegePenalty, NetBonus, Total),
 winner(G, P) and the rest of rules/scoring/output.lp for position G = 0:
 the figures evlogic score reports. Numbers stand for names: a player is its
