@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     score_game(game)
     command = ["evlogic", "facts", *([args.game] if args.game else [])]
     command += ["--rules", args.rules] if args.rules is not None else []
-    clingo = ["clingo", display_path(rules_dir() / "score.lp"), "-"]
+    clingo = ["python", "-m", "clingo", display_path(rules_dir() / "score.lp"), "-"]
     clingo += [display_path(path) for path in game.rules.programs]
     header = [f"% The facts of {escaped(game.source)}, scored by plain clingo with:"]
     if game.rules.programs:
