@@ -88,3 +88,29 @@ def closest(word: str, choices: Iterable[str]) -> str:
         by_folded.setdefault(choice.casefold(), choice)
     matches = difflib.get_close_matches(word.casefold(), list(by_folded), n=1, cutoff=0.6)
     return f" (did you mean {quote(by_folded[matches[0]])}?)" if matches else ""
+
+
+def one_edit_away(word: str, choices: Iterable[str]) -> list[str]:
+    """The choices one edit from ``word``, case aside (a character changed,
+    added or dropped, or two neighbours swapped), in their order: what
+    :func:`closest` misses in a short id (``KT`` for ``KY``); none for a
+    word of one character, which every short choice is one edit from."""
+    folded = word.casefold()
+    if len(folded) < 2:
+        return []
+    return [choice for choice in choices if _one_edit(folded, choice.casefold())]
+
+
+def _one_edit(a: str, b: str) -> bool:
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        differ = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+        return len(differ) == 1 or (
+            len(differ) == 2
+            and differ[1] == differ[0] + 1
+            and a[differ[0]] == b[differ[1]]
+            and a[differ[1]] == b[differ[0]]
+        )
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))

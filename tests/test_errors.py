@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import RULEBOOK, board_dict, run_subprocess
+from conftest import REPO, RULEBOOK, board_dict, run_subprocess
 
 RULEBOOK_FULL = RULEBOOK / "full-example.yaml"
 
@@ -297,6 +299,45 @@ def test_an_unknown_state_named_by_its_name_suggests_its_id(cli, tmp_path):
     assert "unknown state 'Kentucky' (did you mean 'KY'? states are named by id)" in result.err
     (tmp_path / "g.yaml").write_text("board: usa\nplayers:\n  - {name: You, home: Tenessee}\n")
     assert "(did you mean 'TN', Tennessee?)" in cli("score", tmp_path / "g.yaml").err
+
+
+KT_GAME = "board: usa\nplayers:\n  - {name: A, home: KT}\n  - {name: B, home: TX}\n"
+
+
+def test_an_id_one_letter_off_suggests_the_ids_near_it(cli, tmp_path):
+    (tmp_path / "g.yaml").write_text(KT_GAME)
+    result = cli("score", tmp_path / "g.yaml")
+    assert result.code == 2
+    assert result.err.count("\n") == 1
+    # Kentucky's name holds K..T, so KY comes first; then KS (the same first letter)
+    assert (
+        "players[0].home: unknown state 'KT' (did you mean 'KY' Kentucky, 'KS' Kansas or "
+        "'CT' Connecticut?)" in result.err
+    )
+
+
+def test_an_id_one_letter_off_is_suggested_in_batch_lines_and_layout(cli, tmp_path):
+    line = '{"board": "usa", "players": [{"name": "A", "home": "KT"}, {"name": "B", "home": "TX"}]}'
+    (tmp_path / "lines.jsonl").write_text(line + "\n")
+    out = cli("batch", tmp_path / "lines.jsonl").out
+    assert "unknown state 'KT' (did you mean 'KY' Kentucky," in out
+    result = cli("layout", "usa", "--keep", "KT", "-o", tmp_path / "out.yaml")
+    assert result.code == 2
+    assert "--keep: unknown state 'KT' (did you mean 'KY' Kentucky," in result.err
+
+
+def test_nothing_near_names_the_command_that_lists_this_board(cli, tmp_path):
+    (tmp_path / "g.yaml").write_text(KT_GAME.replace("KT", "Q"))
+    result = cli("score", tmp_path / "g.yaml")
+    assert result.code == 2
+    assert "unknown state 'Q' (evlogic board usa lists the states)" in result.err
+    board = REPO / "examples" / "lakeland" / "board.yaml"
+    (tmp_path / "g.yaml").write_text(KT_GAME.replace("usa", str(board)).replace("KT", "Q"))
+    result = cli("score", tmp_path / "g.yaml")
+    assert result.code == 2
+    listing = re.search(r"\((evlogic board .*) lists the states\)", result.err)
+    assert listing and "BOARD" not in listing.group(1)
+    assert Path(shlex.split(listing.group(1))[2]).resolve() == board.resolve()
 
 
 def test_the_board_command_lists_ids_names_ev_swing_and_neighbors(cli):
@@ -1063,3 +1104,12 @@ def test_a_bad_chunk_size_is_a_usage_error_like_every_option(cli, value, message
     result = cli("batch", "-", "--chunk-size", value)
     assert result.code == 2
     assert result.err == f"evlogic: error: --chunk-size: {message} (see evlogic batch -h)\n"
+
+
+def test_one_edit_away_changes_adds_drops_or_swaps_one_letter():
+    from evlogic.errors import one_edit_away
+
+    ids = ["KY", "KS", "KYS", "K", "YK", "TX", "ky"]
+    assert one_edit_away("KT", ids) == ["KY", "KS", "K", "ky"]  # case aside
+    assert one_edit_away("YK", ["KY", "YK", "Y"]) == ["KY", "Y"]
+    assert one_edit_away("Q", ids) == []  # every short id is one edit from one letter

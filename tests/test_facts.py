@@ -215,3 +215,42 @@ def test_bad_input_is_one_line_naming_the_file(cli, tmp_path):
     assert done.out == ""
     assert done.err.count("\n") == 1
     assert str(game) in done.err and "players[0].home" in done.err
+
+
+#: The pipe as the README, `facts --help`, rules/score.lp and rules/README.md
+#: write it (Markdown tables escape the "|").
+PIPE = re.compile(r"evlogic facts (?:game\.yaml|…|\S+\.yaml) \\?\| (.*?) rules/score\.lp -")
+
+
+def test_the_documented_pipe_runs_after_pip_install(tmp_path):
+    """Every place that writes the pipe writes ``python -m clingo`` (pip's
+    clingo installs no ``clingo`` command), and the README's pipe, run as
+    written by bash in a folder holding a game.yaml, prints the figures."""
+    from evlogic.commands.facts import HELP
+
+    pages = {
+        "README.md": (REPO / "README.md").read_text("utf-8"),
+        "facts --help": HELP,
+        "rules/score.lp": (rules_dir() / "score.lp").read_text("utf-8"),
+        "rules/README.md": (rules_dir() / "README.md").read_text("utf-8"),
+    }
+    for page, text in pages.items():
+        programs = PIPE.findall(text)
+        assert programs and set(programs) == {"python -m clingo"}, page
+    (readme_pipe,) = re.findall(r"`(evlogic facts game\.yaml \\\| [^`]*)`", pages["README.md"])
+    pipe = readme_pipe.replace("\\|", "|")
+    for name in ("game.yaml", "board.yaml"):
+        (tmp_path / name).write_text((EXAMPLES / "lakeland" / name).read_text("utf-8"))
+    (tmp_path / "rules").symlink_to(rules_dir(), target_is_directory=True)
+    bin_dir = Path(sys.executable).parent  # where pip puts evlogic and python
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "PYTHONPATH": str(REPO)}
+    done = subprocess.run(
+        ["bash", "-c", f"set -o pipefail; {pipe}"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode in (0, 10), done.stderr  # 10: satisfiable, as clingo exits
+    assert "score(0,0,30,25,10,15,45)" in done.stdout and "SATISFIABLE" in done.stdout

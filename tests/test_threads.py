@@ -95,18 +95,25 @@ def test_work_given_up_on_stops_after_the_grounding_under_way(tmp_path):
     slow = tmp_path / "slow.lp"
     slow.write_text(SLOW)
     steps: list[str] = []
+    workers: list[threading.Thread] = []
 
     def work() -> None:
+        workers.append(threading.current_thread())
         ground("", [slow])  # longer than the deadline
         steps.append("after the first grounding")
         ground("", [slow])
         steps.append("after the second grounding")
 
-    before = set(threading.enumerate())
     with pytest.raises(OutOfTime):
         call_before(time.monotonic() + 0.01, work)
-    (worker,) = set(threading.enumerate()) - before
-    worker.join()  # it ends by itself: the grounding under way, then no more
+    # Not threading.enumerate(): on a busy machine the worker may start late,
+    # or have ended already by the time this thread runs again.
+    started = time.monotonic()
+    while not workers and time.monotonic() - started < 120:
+        time.sleep(0.01)
+    (worker,) = workers
+    worker.join(120)  # it ends by itself: the grounding under way, then no more
+    assert not worker.is_alive()
     assert steps == []
 
 

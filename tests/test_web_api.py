@@ -234,6 +234,9 @@ def test_an_unknown_state_is_worded_as_on_the_command_line(client, tmp_path):
     message = one_line_error(client.post("/api/score", json=game), 400)
     assert message.startswith("request: players[0].states[1]: unknown state 'WVV'")
     assert "did you mean 'WV'?" in message
+    game["players"][0]["states"] = ["IN", "KT"]
+    message = one_line_error(client.post("/api/score", json=game), 400)
+    assert "unknown state 'KT' (did you mean 'KY' Kentucky, 'KS' Kansas or" in message
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,6 @@ is the command's ``--format json`` output (without its final newline)."""
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
@@ -261,11 +260,15 @@ class BatchLine:
         """Why the line could not be scored; None when it was."""
         if not self.text.startswith(f'{{"line": {self.line}, "error": '):
             return None
+        import json  # here: evlogic score's text table starts without it
+
         error: str = json.loads(self.text)["error"]
         return error
 
     def to_dict(self) -> dict[str, Any]:
         """The line's report (``score --format json`` plus ``"line"``) as JSON data."""
+        import json  # here: evlogic score's text table starts without it
+
         document: dict[str, Any] = json.loads(self.text)
         return document
 
@@ -399,6 +402,8 @@ class SampleResult:
 
     def to_jsonl(self) -> str:
         """``evlogic sample``: one game a line."""
+        import json  # here: evlogic score's text table starts without it
+
         return "".join(json.dumps(game) + "\n" for game in self.games)
 
 

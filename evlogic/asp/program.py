@@ -29,16 +29,17 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import clingo
-import clingo.ast
 
 from evlogic.errors import InputError
 from evlogic.loading.yamlfile import read_file
 from evlogic.resources import display_path, rules_dir
 
-AST = clingo.ast.AST
-T = clingo.ast.ASTType
+if TYPE_CHECKING:  # clingo.ast is imported where a program is parsed: evlogic score
+    from clingo.ast import AST  # with no program of a user's never needs it
+
 Predicate = tuple[str, int]
 
 #: What clingo said while parsing: its code and its message.
@@ -84,6 +85,8 @@ class UserProgram:
 
     def rules(self) -> Iterator[AST]:
         """Its rules (choices included)."""
+        from clingo.ast import ASTType as T
+
         return (node for node in self.statements if node.ast_type == T.Rule)
 
     def joined(self, other: UserProgram) -> UserProgram:
@@ -123,6 +126,9 @@ def read_program(paths: Sequence[Path]) -> UserProgram:
     from a grounding context, which a user's call would reach)."""
     if not paths:  # (clingo would parse standard input for an empty list)
         return NOTHING
+    from clingo.ast import ASTType as T
+    from clingo.ast import Transformer, parse_files
+
     paths = tuple(paths)
     visited = check_user_text(paths)
     users = [path for path in paths if not shipped(path)]
@@ -135,7 +141,7 @@ def read_program(paths: Sequence[Path]) -> UserProgram:
         where = node.location.begin
         refused.append(InputError(display_path(Path(where.filename)), what, line=where.line))
 
-    class Read(clingo.ast.Transformer):
+    class Read(Transformer):
         def visit_SymbolicAtom(self, node: AST) -> AST:
             term = node.symbol
             if term.ast_type == T.Function:
@@ -169,7 +175,7 @@ def read_program(paths: Sequence[Path]) -> UserProgram:
             messages.append((code, message))
 
         try:
-            clingo.ast.parse_files([str(path) for path in group], statement, logger=log)
+            parse_files([str(path) for path in group], statement, logger=log)
         except RuntimeError:
             raise user_program_error(messages[0][1].strip()) from None
         return statements, messages
@@ -262,6 +268,8 @@ def _signature(atom: AST) -> Predicate:
 
 def _head_atoms(head: AST) -> list[AST]:
     """A rule head's atoms: one plain atom, or a choice's elements."""
+    from clingo.ast import ASTType as T
+
     if head.ast_type == T.Literal and head.atom.ast_type == T.SymbolicAtom:
         return [head.atom] if head.atom.symbol.ast_type == T.Function else []
     if head.ast_type == T.Aggregate:

@@ -9,21 +9,23 @@ calls) for k = 1, 2, ... while ``grew(k-1)`` holds.
 
 from __future__ import annotations
 
+import atexit
 import functools
 import threading
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import ParamSpec, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 import clingo
-import clingo.ast
 
 from evlogic.asp.program import UserProgram, read_program, shipped, user_files, user_program_error
-from evlogic.asp.quantifier import rewritten
 from evlogic.errors import InputError
 from evlogic.limits import checkpoint, watch
 from evlogic.resources import display_path, rules_dir
+
+if TYPE_CHECKING:  # clingo.ast is imported where trees are built: a process that
+    import clingo.ast  # grounds once (evlogic score) loads the rule files as text
 
 #: The scoring program, one concern per file (see each file's header).  The
 #: numbers it reads come from a rule set (evlogic.loading.rulesets) as facts.
@@ -66,6 +68,19 @@ Arguments = ParamSpec("Arguments")
 Result = TypeVar("Result")
 
 
+#: Every thread's caches of :func:`per_thread_cache`, for :func:`_forget_trees`.
+_CACHES: list[threading.local] = []
+
+
+@atexit.register
+def _forget_trees() -> None:
+    """At exit, the exiting thread's cached trees freed while clingo.ast is
+    whole: imported on demand (after this module), its globals are cleared
+    before this module's, and a tree freed after that fails in its __del__."""
+    for local in _CACHES:
+        local.__dict__.clear()
+
+
 def per_thread_cache(
     maxsize: int,
 ) -> Callable[[Callable[Arguments, Result]], Callable[Arguments, Result]]:
@@ -84,6 +99,7 @@ def per_thread_cache(
 
     def decorate(function: Callable[Arguments, Result]) -> Callable[Arguments, Result]:
         local = threading.local()
+        _CACHES.append(local)
 
         @functools.wraps(function)
         def cached(*args: Arguments.args, **kwargs: Arguments.kwargs) -> Result:
@@ -112,6 +128,27 @@ class SolverError(RuntimeError):
 def rule_paths(names: Sequence[str] = SCORING_RULES) -> list[Path]:
     directory = rules_dir()
     return [directory / name for name in names]
+
+
+#: Whether this thread has ground a program before (:func:`_grounded_before`).
+_grounded = threading.local()
+
+
+def _grounded_before() -> bool:
+    """Whether this thread has ground a program before.  The first time,
+    evlogic's rule files reach clingo as text: clingo parses it once, for
+    less than parsing it into trees and adding them, and a process that
+    grounds once (evlogic score) never imports clingo.ast; from the second
+    time on, the trees parsed once a thread (:func:`rule_statements`) pay."""
+    before = getattr(_grounded, "before", False)
+    _grounded.before = True
+    return before
+
+
+def _builder(control: clingo.Control) -> clingo.ast.ProgramBuilder:
+    from clingo.ast import ProgramBuilder
+
+    return ProgramBuilder(control)
 
 
 def ground(
@@ -157,25 +194,33 @@ def ground(
     watch(control)  # interrupted if this work is given up on (evlogic.limits)
     checkpoint()
     try:
-        with clingo.ast.ProgramBuilder(control) as builder:
+        if _grounded_before():
+            with _builder(control) as builder:
+                for path in ours:
+                    for statement in rule_statements(path):
+                        builder.add(statement)
+        else:  # (clingo's one parse of the text costs less than trees made once)
             for path in ours:
-                for statement in rule_statements(path):
-                    builder.add(statement)
-            for _path, nodes in program.own:
-                for statement in nodes:
-                    builder.add(statement)
+                control.load(str(path))
+        if program.own:
+            with _builder(control) as builder:
+                for _path, nodes in program.own:
+                    for statement in nodes:
+                        builder.add(statement)
         if program.users:
             # A user's programs as read, what clingo said reading them as
             # if said now, "for every such X" grounded as evlogic means it
             # (evlogic/asp/quantifier.py).
             for code, message in program.messages:
                 log(code, message)
-            with clingo.ast.ProgramBuilder(control) as builder:
+            from evlogic.asp.quantifier import rewritten  # a user's programs only
+
+            with _builder(control) as builder:
                 for statement in rewritten(program.written):
                     builder.add(statement)
         control.add("base", [], facts)
         if statements:
-            with clingo.ast.ProgramBuilder(control) as builder:
+            with _builder(control) as builder:
                 for statement in statements:
                     builder.add(statement)
         control.ground([("base", [])], context=context)
@@ -245,9 +290,11 @@ def rule_statements(path: Path) -> tuple[clingo.ast.AST, ...]:
     more than adding their trees (1.7 ms against 0.9 ms of the 12 ms a usa
     position takes).  Each file's trees begin with its ``#program base.``;
     comments are left out."""
+    from clingo.ast import ASTType, parse_files
+
     statements: list[clingo.ast.AST] = []
-    clingo.ast.parse_files([str(path)], statements.append)
-    return tuple(s for s in statements if s.ast_type != clingo.ast.ASTType.Comment)
+    parse_files([str(path)], statements.append)
+    return tuple(s for s in statements if s.ast_type != ASTType.Comment)
 
 
 @per_thread_cache(maxsize=16)
@@ -257,8 +304,10 @@ def parsed_facts(facts: str) -> tuple[clingo.ast.AST, ...]:
     ``statements``, parsed once a thread (see :func:`per_thread_cache`:
     the trees are the asking thread's alone): adding the trees of the usa
     board costs half of parsing its text."""
+    from clingo.ast import parse_string
+
     statements: list[clingo.ast.AST] = []
-    clingo.ast.parse_string(facts, statements.append)
+    parse_string(facts, statements.append)
     return tuple(statements)
 
 

@@ -14,8 +14,10 @@ Print a game's facts: everything evlogic grounds beside its rules to score
 the game, as a program plain clingo reads with rules/score.lp (the scoring
 rules as #includes):
 
-  evlogic facts game.yaml | clingo rules/score.lp -
+  evlogic facts game.yaml | python -m clingo rules/score.lp -
 
+(python -m clingo: the clingo package evlogic is installed with, which has
+no clingo command; a clingo program, where one is installed, reads the same)
 prints score(G, P, FaceEv, RegionBonus, SiegePenalty, NetBonus, Total),
 winner(G, P) and the rest of rules/scoring/output.lp for position G = 0:
 the figures evlogic score reports. Numbers stand for names: a player is its
@@ -54,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     score_game(game)
     command = ["evlogic", "facts", *([args.game] if args.game else [])]
     command += ["--rules", args.rules] if args.rules is not None else []
-    clingo = ["clingo", display_path(rules_dir() / "score.lp"), "-"]
+    clingo = ["python", "-m", "clingo", display_path(rules_dir() / "score.lp"), "-"]
     clingo += [display_path(path) for path in game.rules.programs]
     header = [f"% The facts of {escaped(game.source)}, scored by plain clingo with:"]
     if game.rules.programs:

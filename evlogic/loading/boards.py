@@ -12,7 +12,7 @@ import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
-from evlogic.errors import InputError, quote
+from evlogic.errors import InputError, one_edit_away, quote
 from evlogic.loading.schema import validate
 from evlogic.loading.yamlfile import Field, closest, missing, read_yaml
 from evlogic.resources import bundled_boards
@@ -60,7 +60,8 @@ class Board:
     def suggest(self, state_id: str) -> str:
         """A ``(did you mean ...?)`` hint for an unknown id: the state of that
         name (``Kentucky`` -> ``KY``), else the id closest in spelling, else
-        how to list the board's states."""
+        the ids one letter away (``KT`` -> ``KY``, whose name holds K..T,
+        first), else the command that lists this board's states."""
         by_name = {state.name.casefold(): state.id for state in self.states.values()}
         if state_id.strip().casefold() in by_name:
             found = by_name[state_id.strip().casefold()]
@@ -72,7 +73,33 @@ class Board:
             if near:
                 name = near.removeprefix(" (did you mean ").removesuffix("?)")[1:-1]
                 hint = f" (did you mean {names[name]!r}, {name}?)"
-        return hint or " (evlogic board BOARD lists the states)"
+        if not hint:
+            ids = sorted(
+                one_edit_away(state_id, self.states), key=lambda id: self._rank(state_id, id)
+            )
+            named = [f"{quote(id)} {self.states[id].name}" for id in ids[:3]]
+            if named:
+                either = " or ".join(filter(None, (", ".join(named[:-1]), named[-1])))
+                hint = f" (did you mean {either}?)"
+        return hint or f" ({self.listing()} lists the states)"
+
+    def _rank(self, typed: str, state_id: str) -> tuple[bool, bool, str]:
+        """Near ids in order: those whose name holds the typed letters in
+        order from its first (``KT``: Kentucky), then those sharing the
+        first letter, then by id."""
+        name = self.states[state_id].name.casefold()
+        letters = iter(name)
+        spelled = name[:1] == typed[:1].casefold() and all(c in letters for c in typed.casefold())
+        return (not spelled, state_id[:1].casefold() != typed[:1].casefold(), state_id)
+
+    def listing(self) -> str:
+        """The command that lists this board's states: its bundled name, or
+        the file it was read from."""
+        import shlex  # only for a message
+
+        bundled = {path.resolve(): name for name, path in bundled_boards().items()}
+        name = bundled.get(Path(self.source).resolve(), self.source)
+        return f"evlogic board {shlex.quote(name)}"
 
 
 def board_from_field(top: Field, default_name: str) -> Board:

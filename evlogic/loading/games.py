@@ -13,15 +13,17 @@ import weakref
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeGuard
+from typing import TYPE_CHECKING, TypeGuard
 
 from evlogic.errors import InputError, quote
 from evlogic.loading.boards import DEFAULT_GAME_END, Board, checked_board, load_board, resolve_board
-from evlogic.loading.expect import Expected, read_expect
 from evlogic.loading.rulesets import RuleSet, load_rule_set, rule_set_from_field
 from evlogic.loading.schema import validate
 from evlogic.loading.yamlfile import Field, read_yaml, yaml_document
 from evlogic.resources import display_path
+
+if TYPE_CHECKING:  # read only for a game with expect: (evlogic verify)
+    from evlogic.loading.expect import Expected
 
 #: Keys of a game file: required, then optional.
 GAME_KEYS = (["board", "players"], ["rules", "expect"])
@@ -92,7 +94,11 @@ def game_from_fields(
             owner[state_id] = name
             won.append(state_id)
         players.append(Player(name=name, home=home, states=tuple(won)))
-    expect = read_expect(fields["expect"], names, board) if "expect" in fields else None
+    expect = None
+    if "expect" in fields:
+        from evlogic.loading.expect import read_expect
+
+        expect = read_expect(fields["expect"], names, board)
     game = Game(board=board, players=tuple(players), source=source, rules=rules, expect=expect)
     _checked(game)
     return game
