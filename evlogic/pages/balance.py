@@ -21,7 +21,6 @@ import io
 import math
 import re
 from dataclasses import dataclass, field
-from importlib.resources import files
 from typing import Any
 
 from evlogic.loading.boards import Board
@@ -110,7 +109,10 @@ class Chart:
         return {"title": self.title, "description": self.description, "svg": self.svg}
 
 
-def _figure(width: float, height: float) -> Any:
+def new_figure(width: float, height: float) -> Any:
+    """A blank matplotlib figure ``width`` by ``height`` inches on an Agg
+    canvas, laid out by matplotlib (every chart of the report pages starts
+    here; draw it under ``matplotlib.rc_context(STYLE)``)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -119,7 +121,7 @@ def _figure(width: float, height: float) -> Any:
     return figure
 
 
-def _svg(figure: Any, prefix: str, title: str, description: str) -> Chart:
+def inline_svg(figure: Any, prefix: str, title: str, description: str) -> Chart:
     """``figure`` as an SVG element to inline in a page: no XML prologue nor
     metadata (which names web addresses), ids prefixed (several charts share
     one page), a title and a description for screen readers."""
@@ -168,7 +170,7 @@ def seat_chart(report: dict[str, Any], prefix: str = "seats-") -> Chart:
     seats = report["players"]
     fair = 1 / seats
     with matplotlib.rc_context(STYLE):
-        figure = _figure(max(5.5, 1.4 + len(sets) * (0.42 * seats + 0.5)), 3.6)
+        figure = new_figure(max(5.5, 1.4 + len(sets) * (0.42 * seats + 0.5)), 3.6)
         axes = figure.add_subplot()
         width = 0.82 / seats
         highest = fair
@@ -222,7 +224,7 @@ def seat_chart(report: dict[str, Any], prefix: str = "seats-") -> Chart:
         + ", ".join(f"seat {entry['seat']} {rate(entry)}" for entry in rule_set["seat_win_rate"])
         for rule_set in sets
     )
-    return _svg(
+    return inline_svg(
         figure,
         prefix,
         title,
@@ -240,7 +242,7 @@ def totals_chart(report: dict[str, Any], prefix: str = "totals-") -> Chart:
     sets = report["rule_sets"]
     everything = [row["total"] for rule_set in sets for row in rule_set.get("total_counts", [])]
     with matplotlib.rc_context(STYLE):
-        figure = _figure(9.0, 3.4)
+        figure = new_figure(9.0, 3.4)
         panels = figure.subplots(1, 2, sharex=True)
         if not everything:
             for axes in panels:
@@ -289,7 +291,7 @@ def totals_chart(report: dict[str, Any], prefix: str = "totals-") -> Chart:
         f"{rule_set['rules']}: mean total {interval(rule_set['mean']['total'])}"
         for rule_set in sets
     )
-    return _svg(
+    return inline_svg(
         figure,
         prefix,
         "Distribution of final totals, every player's and the winners'",
@@ -352,7 +354,7 @@ def hex_map(board: Board, shown: HexMap, prefix: str, title: str, description: s
     with matplotlib.rc_context(STYLE):
         colours = matplotlib.colormaps[shown.scale]
         norm = Normalize(shown.low, shown.high)
-        figure = _figure(max(4.8, across * TILE_INCHES), down * TILE_INCHES + 1.25)
+        figure = new_figure(max(4.8, across * TILE_INCHES), down * TILE_INCHES + 1.25)
         axes = figure.add_subplot()
         for state, (x, y) in centres.items():
             value = shown.values.get(state)
@@ -422,7 +424,7 @@ def hex_map(board: Board, shown: HexMap, prefix: str, title: str, description: s
             fontsize=8,
             ncols=len(handles),
         )
-    return _svg(figure, prefix, title, description)
+    return inline_svg(figure, prefix, title, description)
 
 
 def _scale_top(values: list[float], at_least: float) -> float:
@@ -675,21 +677,27 @@ def _figure_name(figure: dict[str, Any]) -> str:
 def balance_page(report: dict[str, Any], board: Board, charts: dict[str, Any] | None = None) -> str:
     """The page (HTML text; the same report gives the same bytes); ``charts``:
     :func:`balance_charts`'s, when they are drawn already."""
-    from jinja2 import Environment, StrictUndefined
+    from evlogic.templates import environment
+
+    template = environment().get_template("balance.html.j2")
+    return template.render(balance_context(report, board, charts))
+
+
+def balance_context(
+    report: dict[str, Any], board: Board, charts: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """What balance.html.j2 fills its blocks from (the tune page fills the
+    best candidate's body from it too)."""
     from markupsafe import Markup
 
-    template = (files("evlogic.templates") / "balance.html.j2").read_text("utf-8")
-    environment = Environment(
-        autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True
-    )
     charts = charts if charts is not None else balance_charts(report, board)
     agents = report["agents"]
-    return environment.from_string(template).render(
-        report=report,
-        agents=agents[0] if len(set(agents)) == 1 else ", ".join(agents),
-        one_agent=len(set(agents)) == 1,
-        level=percent(report["level"]).replace(".0%", "%"),
-        charts=charts,
-        svg=lambda chart: Markup(chart["svg"]),
-        tables=_tables(report),
-    )
+    return {
+        "report": report,
+        "agents": agents[0] if len(set(agents)) == 1 else ", ".join(agents),
+        "one_agent": len(set(agents)) == 1,
+        "level": percent(report["level"]).replace(".0%", "%"),
+        "charts": charts,
+        "svg": lambda chart: Markup(chart["svg"]),
+        "tables": _tables(report),
+    }
