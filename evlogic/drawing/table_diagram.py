@@ -17,18 +17,18 @@ from evlogic.drawing.diagram import (
     EXCEPTION_WORDS,
     MARGIN,
     RADIUS,
-    _background,
-    _centre,
-    _corners,
-    _hexagon,
-    _key,
-    _svg_root,
-    _tile_text,
     bridge_routes,
+    cell_centre,
+    corner_key,
+    draw_background,
     draw_exceptions,
     exception_sample,
     exceptions,
+    hex_corners,
+    hex_points,
+    svg_root,
     tile_label,
+    tile_text,
     value_notes,
 )
 from evlogic.drawing.layout import around, board_layout
@@ -99,7 +99,7 @@ def render_table_svg(
         raise ValueError(f"--all draws up to {len(PLAYER_STYLES)} players")
     cells = board_layout(board)
     states = sorted(board.states)
-    centres = {state: _centre(cells[state]) for state in states}
+    centres = {state: cell_centre(cells[state]) for state in states}
     owner: dict[str, int] = {}
     homes: set[str] = set()
     for index, player in enumerate(report.players):
@@ -125,7 +125,7 @@ def render_table_svg(
     key_rows = len(kinds) + len(notes)
     height = table_top - top + ROW * (len(report.players) + 3 + key_rows) + MARGIN
 
-    svg = _svg_root(left, top, width, height)
+    svg = svg_root(left, top, width, height)
     where = (
         "final"
         if report.final
@@ -136,7 +136,7 @@ def render_table_svg(
         svg, "title"
     ).text = f"The whole table on {board.name}, {report.rules} rules: {where}; winner {winners}"
     _owner_patterns(ET.SubElement(svg, "defs"))
-    _background(svg, left, top, width, height)
+    draw_background(svg, left, top, width, height)
     ET.SubElement(
         svg,
         "text",
@@ -164,7 +164,7 @@ def render_table_svg(
             tile,
             "polygon",
             {
-                "points": _hexagon(x, y),
+                "points": hex_points(x, y),
                 "fill": UNCLAIMED[0] if holder is None else _owner_fill(holder),
                 "stroke": "#555555",
                 "stroke-width": "1",
@@ -172,13 +172,14 @@ def render_table_svg(
         )
         if state in homes:
             ring = [
-                (x + (cx - x) * HOME_INSET, y + (cy - y) * HOME_INSET) for cx, cy in _corners(x, y)
+                (x + (cx - x) * HOME_INSET, y + (cy - y) * HOME_INSET)
+                for cx, cy in hex_corners(x, y)
             ]
             points = " ".join(f"{cx:.1f},{cy:.1f}" for cx, cy in ring)
             ET.SubElement(tile, "polygon", {"class": "home-ring", "points": points, **HOME_RING})
         ink = UNCLAIMED[1] if holder is None else PLAYER_STYLES[holder][1]
         name = f"⌂ {state}" if state in homes else state
-        _tile_text(tile, x, y, ink, name, tile_label(state, worth, board))
+        tile_text(tile, x, y, ink, name, tile_label(state, worth, board))
 
     outlines = ET.SubElement(
         svg, "g", {"class": "regions", "fill": "none", "stroke-linecap": "round"}
@@ -188,10 +189,10 @@ def render_table_svg(
             continue
         edges: dict[tuple[tuple[int, int], tuple[int, int]], tuple[_Point, _Point]] = {}
         for state in player.region:
-            ring = _corners(*centres[state])
+            ring = hex_corners(*centres[state])
             for i, corner in enumerate(ring):
                 other = ring[(i + 1) % 6]
-                low, high = sorted((_key(corner), _key(other)))
+                low, high = sorted((corner_key(corner), corner_key(other)))
                 key = (low, high)
                 if key in edges:
                     del edges[key]  # shared by two region tiles: inside

@@ -300,11 +300,11 @@ def totals_chart(report: dict[str, Any], prefix: str = "totals-") -> Chart:
 
 
 def _centres(board: Board) -> dict[str, tuple[float, float]]:
-    from evlogic.drawing.diagram import _centre
+    from evlogic.drawing.diagram import cell_centre
     from evlogic.drawing.layout import board_layout
 
     cells = board_layout(board)
-    return {state: _centre(cells[state]) for state in sorted(board.states)}
+    return {state: cell_centre(cells[state]) for state in sorted(board.states)}
 
 
 def _ink(colour: tuple[float, ...]) -> str:
