@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evlogic.loading.boards import Board
+from evlogic.reports.figure_names import MEAN_NAMES, figure_name
 
 #: Okabe-Ito colours (safe for colour-blind readers), one a seat or rule set.
 PALETTE = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#f0e442", "#000000")
@@ -64,14 +65,6 @@ STYLE: Any = {  # (matplotlib types rcParams keys as literals)
 
 #: A table cell without a figure.
 NOTHING = "\N{EN DASH}"
-
-MEAN_NAMES = {
-    "face_ev": "Face EV",
-    "region_size": "Region size (states)",
-    "region_bonus": "Regional bonus",
-    "siege_penalty": "Siege penalty",
-    "total": "Total",
-}
 
 
 # --- numbers as the page writes them ------------------------------------------------
@@ -633,7 +626,7 @@ def _tables(report: dict[str, Any]) -> dict[str, Any]:
             ["Figure", "Difference", "Significant"],
             [
                 [
-                    _figure_name(figure),
+                    figure_name(figure, long=True),
                     (
                         f"{figure['difference']:+.2f} [{figure['low']:+.2f}, {figure['high']:+.2f}]"
                         if figure["figure"] == "mean"
@@ -656,19 +649,6 @@ def _tables(report: dict[str, Any]) -> dict[str, Any]:
         "agents": agents if len(agent_names) > 1 else None,
         "differences": differences,
     }
-
-
-def _figure_name(figure: dict[str, Any]) -> str:
-    if figure["figure"] == "seat_win_rate":
-        return f"Seat {figure['seat']} win rate"
-    if figure["figure"] == "agent_win_rate":
-        return f"{figure['agent']} win rate"
-    if figure["figure"] == "mean":
-        return f"Mean {MEAN_NAMES[figure['of']][0].lower()}{MEAN_NAMES[figure['of']][1:]}"
-    name = str(figure["figure"])
-    return {"bonus_decides": "Bonus decides", "siege_decides": "Siege decides"}.get(
-        name, name.replace("_", " ")
-    )
 
 
 # --- the page ----------------------------------------------------------------------

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from evlogic.reports.figure_names import figure_name
+
 
 def _percent(value: float) -> str:
     return f"{100 * value:.1f}%"
@@ -94,20 +96,10 @@ def balance_to_text(report: dict[str, Any]) -> str:
         rows = [["Figure", "Difference", ""]]
         for figure in difference["figures"]:
             rows.append(
-                [_figure_name(figure), _difference(figure), "*" if figure["significant"] else ""]
+                [figure_name(figure), _difference(figure), "*" if figure["significant"] else ""]
             )
         lines += _table(rows, set())
     return "\n".join(lines) + "\n"
-
-
-def _figure_name(figure: dict[str, Any]) -> str:
-    if figure["figure"] == "seat_win_rate":
-        return f"seat {figure['seat']} win rate"
-    if figure["figure"] == "agent_win_rate":
-        return f"{figure['agent']} win rate"
-    if figure["figure"] == "mean":
-        return f"mean {figure['of'].replace('_', ' ')}"
-    return str(figure["figure"]).replace("_", " ")
 
 
 def _difference(figure: dict[str, Any]) -> str:
