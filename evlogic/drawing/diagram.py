@@ -612,7 +612,31 @@ def render_svg(
     ).text = f"Region diagram for {explanation.player} on {board.name}: {words}"
     _patterns(ET.SubElement(svg, "defs"))
     draw_background(svg, left, top, width, height)
-    for row, line in enumerate(title_lines):
+    _draw_heading(svg, title_lines, left, top)
+    _draw_tiles(svg, explanation, board, shown, centres)
+    shown_cells = {state: cells[state] for state in shown}
+    routes = bridge_routes(shown_cells, bridges, walls)
+    draw_exceptions(
+        svg,
+        board,
+        shown_cells,
+        routes,
+        walls,
+        between=lambda: _draw_links(svg, explanation, cells, shown_cells, routes),
+    )
+    _draw_labels(svg, explanation, board, shown, centres)
+    if legend:
+        key = ET.SubElement(svg, "g", {"class": "legend", "font-size": "12"})
+        rows_of = (present, link_kinds, kinds, notes)
+        _draw_legend(key, explanation, rows_of, left + MARGIN, legend_top)
+        _draw_caption(svg, caption_lines, left + MARGIN, legend_top + rows * LEGEND_ROW + 16)
+    ET.indent(svg)
+    return ET.tostring(svg, encoding="unicode") + "\n"
+
+
+def _draw_heading(svg: ET.Element, lines: list[str], left: float, top: float) -> None:
+    """The diagram's heading (the player and their score), line by line."""
+    for row, line in enumerate(lines):
         ET.SubElement(
             svg,
             "text",
@@ -622,6 +646,15 @@ def render_svg(
             **{"font-size": "15", "font-weight": "bold"},
         ).text = line
 
+
+def _draw_tiles(
+    svg: ET.Element,
+    explanation: Explanation,
+    board: Board,
+    shown: list[str],
+    centres: dict[str, tuple[float, float]],
+) -> None:
+    """A tile a shown state: its hexagon, coloured by role, and its tooltip."""
     holders = {
         state: player.name
         for player in explanation.report.players
@@ -652,43 +685,55 @@ def render_svg(
         if "×" in tile_label(state, explanation.worth, board):
             tile.set("data-value", "multiplied")
 
-    shown_cells = {state: cells[state] for state in shown}
-    routes = bridge_routes(shown_cells, bridges, walls)
+
+def _draw_links(
+    svg: ET.Element,
+    explanation: Explanation,
+    cells: dict[str, Cell],
+    shown_cells: dict[str, Cell],
+    routes: dict[Pair, list[tuple[float, float]]],
+) -> None:
+    """The explanation's links between shown states (drawn between the
+    bridges and the walls, :func:`draw_exceptions`)."""
     drawn = list(shown_cells.values())
-
-    def draw_links() -> None:
-        lines = ET.SubElement(
-            svg, "g", {"class": "links", "fill": "none", "stroke-linecap": "round"}
+    lines = ET.SubElement(svg, "g", {"class": "links", "fill": "none", "stroke-linecap": "round"})
+    for link in explanation.links:
+        if link.start not in shown_cells or link.end not in shown_cells:
+            continue
+        points = _along(routes, link.start, link.end) or route(
+            cells[link.start], cells[link.end], drawn
         )
-        for link in explanation.links:
-            if link.start not in centres or link.end not in centres:
-                continue
-            points = _along(routes, link.start, link.end) or route(
-                cells[link.start], cells[link.end], drawn
-            )
-            attributes = {
-                "class": f"link {link.kind}",
-                "data-from": link.start,
-                "data-to": link.end,
-                "data-link": link.kind,
+        attributes = {
+            "class": f"link {link.kind}",
+            "data-from": link.start,
+            "data-to": link.end,
+            "data-link": link.kind,
+        }
+        style = LINK_STYLE[link.kind]
+        casing = {**LINK_CASING, "stroke-width": f"{float(style['stroke-width']) + 3:g}"}
+        if len(points) == 2:
+            (x1, y1), (x2, y2) = points
+            place = {"x1": f"{x1:.1f}", "y1": f"{y1:.1f}", "x2": f"{x2:.1f}", "y2": f"{y2:.1f}"}
+            ET.SubElement(lines, "line", {**place, **casing})
+            ET.SubElement(lines, "line", {**attributes, **place, **style})
+        else:
+            line = {
+                "points": " ".join(f"{px:.1f},{py:.1f}" for px, py in points),
+                "stroke-linejoin": "round",
             }
-            style = LINK_STYLE[link.kind]
-            casing = {**LINK_CASING, "stroke-width": f"{float(style['stroke-width']) + 3:g}"}
-            if len(points) == 2:
-                (x1, y1), (x2, y2) = points
-                place = {"x1": f"{x1:.1f}", "y1": f"{y1:.1f}", "x2": f"{x2:.1f}", "y2": f"{y2:.1f}"}
-                ET.SubElement(lines, "line", {**place, **casing})
-                ET.SubElement(lines, "line", {**attributes, **place, **style})
-            else:
-                line = {
-                    "points": " ".join(f"{px:.1f},{py:.1f}" for px, py in points),
-                    "stroke-linejoin": "round",
-                }
-                ET.SubElement(lines, "polyline", {**attributes, **line, **style})
+            ET.SubElement(lines, "polyline", {**attributes, **line, **style})
 
-    draw_exceptions(svg, board, shown_cells, routes, walls, between=draw_links)
-    # The labels last, over the links that run from centre to centre.
-    # (a click on a label is a click on its tile: the serve page's tiles are buttons)
+
+def _draw_labels(
+    svg: ET.Element,
+    explanation: Explanation,
+    board: Board,
+    shown: list[str],
+    centres: dict[str, tuple[float, float]],
+) -> None:
+    """The tiles' labels, drawn last, over the links that run from centre to
+    centre (a click on a label is a click on its tile: the serve page's
+    tiles are buttons)."""
     labels = ET.SubElement(svg, "g", {"class": "labels", "pointer-events": "none"})
     for state in shown:
         role = explanation.roles[state]
@@ -696,59 +741,66 @@ def render_svg(
         label = ET.SubElement(labels, "g", {"class": "label", "data-label": state})
         words = tile_label(state, explanation.worth, board)
         tile_text(label, x, y, STYLE[role][1], state, words, halo=STYLE[role][0])
-    if not legend:
-        ET.indent(svg)
-        return ET.tostring(svg, encoding="unicode") + "\n"
 
-    key = ET.SubElement(svg, "g", {"class": "legend", "font-size": "12"})
+
+def _draw_legend(
+    key: ET.Element,
+    explanation: Explanation,
+    rows_of: tuple[list[str], list[str], list[str], list[str]],
+    x: float,
+    top: float,
+) -> None:
+    """The legend, a row a mark: the roles present, the kinds of link, the
+    exceptions (bridges, walls), then the notes on tile values."""
+    present, link_kinds, kinds, notes = rows_of
     for row, role in enumerate(present):
-        y = legend_top + row * LEGEND_ROW
+        y = top + row * LEGEND_ROW
         item = ET.SubElement(key, "g", {"class": "legend-item", "data-role": role})
         ET.SubElement(
             item,
             "rect",
-            x=f"{left + MARGIN:.1f}",
+            x=f"{x:.1f}",
             y=f"{y:.1f}",
             width="16",
             height="16",
             fill=_fill(role),
             stroke="#555555",
         )
-        ET.SubElement(
-            item, "text", x=f"{left + MARGIN + 24:.1f}", y=f"{y + 12.5:.1f}"
-        ).text = legend_label(role, explanation)
+        ET.SubElement(item, "text", x=f"{x + 24:.1f}", y=f"{y + 12.5:.1f}").text = legend_label(
+            role, explanation
+        )
     for row, kind in enumerate(link_kinds, start=len(present)):
-        y = legend_top + row * LEGEND_ROW
+        y = top + row * LEGEND_ROW
         item = ET.SubElement(key, "g", {"class": "legend-link", "data-link-kind": kind})
-        link_sample(item, kind, left + MARGIN, y)
-        ET.SubElement(
-            item, "text", x=f"{left + MARGIN + 24:.1f}", y=f"{y + 12.5:.1f}"
-        ).text = LINK_WORDS[kind]
+        link_sample(item, kind, x, y)
+        ET.SubElement(item, "text", x=f"{x + 24:.1f}", y=f"{y + 12.5:.1f}").text = LINK_WORDS[kind]
     for row, kind in enumerate(kinds, start=len(present) + len(link_kinds)):
-        y = legend_top + row * LEGEND_ROW
+        y = top + row * LEGEND_ROW
         item = ET.SubElement(key, "g", {"class": "legend-exception", "data-exception": kind})
-        exception_sample(item, kind, left + MARGIN, y)
-        ET.SubElement(
-            item, "text", x=f"{left + MARGIN + 24:.1f}", y=f"{y + 12.5:.1f}"
-        ).text = EXCEPTION_WORDS[kind]
+        exception_sample(item, kind, x, y)
+        ET.SubElement(item, "text", x=f"{x + 24:.1f}", y=f"{y + 12.5:.1f}").text = EXCEPTION_WORDS[
+            kind
+        ]
     for row, note in enumerate(notes, start=len(present) + len(link_kinds) + len(kinds)):
-        y = legend_top + row * LEGEND_ROW
+        y = top + row * LEGEND_ROW
         ET.SubElement(
-            key, "text", {"class": "legend-note"}, x=f"{left + MARGIN:.1f}", y=f"{y + 12.5:.1f}"
+            key, "text", {"class": "legend-note"}, x=f"{x:.1f}", y=f"{y + 12.5:.1f}"
         ).text = note
-    for row, line in enumerate(caption_lines):
+
+
+def _draw_caption(svg: ET.Element, lines: list[str], x: float, top: float) -> None:
+    """The caption under the legend (what the diagram shows, in words)."""
+    for row, line in enumerate(lines):
         ET.SubElement(
             svg,
             "text",
             {
                 "class": "caption",
-                "x": f"{left + MARGIN:.1f}",
-                "y": f"{legend_top + rows * LEGEND_ROW + 16 + 20 * row:.1f}",
+                "x": f"{x:.1f}",
+                "y": f"{top + 20 * row:.1f}",
                 "font-size": "14",
             },
         ).text = line
-    ET.indent(svg)
-    return ET.tostring(svg, encoding="unicode") + "\n"
 
 
 #: Every mark a region diagram draws, in a legend's order: the tiles' roles,

@@ -100,12 +100,6 @@ def render_table_svg(
     cells = board_layout(board)
     states = sorted(board.states)
     centres = {state: cell_centre(cells[state]) for state in states}
-    owner: dict[str, int] = {}
-    homes: set[str] = set()
-    for index, player in enumerate(report.players):
-        homes.add(player.home)
-        for state in (player.home, *player.states):
-            owner[state] = index
     xs = [x for x, _ in centres.values()]
     ys = [y for _, y in centres.values()]
     map_width = max(xs) - min(xs) + 2 * (RADIUS + MARGIN)
@@ -146,9 +140,42 @@ def render_table_svg(
         **{"font-size": "15", "font-weight": "bold"},
     ).text = f"{board.name}, {report.rules} rules: {where}"
 
+    _draw_tiles(svg, report, board, worth, centres)
+    _draw_region_outlines(svg, report, centres)
+
+    outline = [
+        (cells[state], cell)
+        for player in report.players
+        for state in player.region
+        for cell in around(cells[state])
+        if cell not in {cells[other] for other in player.region}
+    ]
+    draw_exceptions(svg, board, cells, bridge_routes(cells, bridges, walls, outline), walls)
+    key_top = _score_table(svg, report, left + MARGIN, table_top)
+    legend = ET.SubElement(svg, "g", {"class": "legend", "font-size": "12"})
+    _draw_key(legend, kinds, notes, left + MARGIN, key_top)
+    ET.indent(svg)
+    return ET.tostring(svg, encoding="unicode") + "\n"
+
+
+def _draw_tiles(
+    svg: ET.Element,
+    report: ScoreReport,
+    board: Board,
+    worth: dict[str, tuple[int, int]],
+    centres: dict[str, _Point],
+) -> None:
+    """A tile a state, in its holder's colour (homes ringed), with its label
+    and a tooltip."""
+    owner: dict[str, int] = {}
+    homes: set[str] = set()
+    for index, player in enumerate(report.players):
+        homes.add(player.home)
+        for state in (player.home, *player.states):
+            owner[state] = index
     regions = {state: index for index, p in enumerate(report.players) for state in p.region}
     tiles = ET.SubElement(svg, "g", {"class": "tiles"})
-    for state in states:
+    for state in sorted(board.states):
         info = board.states[state]
         x, y = centres[state]
         holder = owner.get(state)
@@ -181,6 +208,10 @@ def render_table_svg(
         name = f"⌂ {state}" if state in homes else state
         tile_text(tile, x, y, ink, name, tile_label(state, worth, board))
 
+
+def _draw_region_outlines(svg: ET.Element, report: ScoreReport, centres: dict[str, _Point]) -> None:
+    """Each player's region outlined (the first player's solid, the others'
+    dashed): the edges of its tiles that no two of them share."""
     outlines = ET.SubElement(
         svg, "g", {"class": "regions", "fill": "none", "stroke-linecap": "round"}
     )
@@ -214,33 +245,25 @@ def render_table_svg(
             },
         )
 
-    outline = [
-        (cells[state], cell)
-        for player in report.players
-        for state in player.region
-        for cell in around(cells[state])
-        if cell not in {cells[other] for other in player.region}
-    ]
-    draw_exceptions(svg, board, cells, bridge_routes(cells, bridges, walls, outline), walls)
-    key_top = _score_table(svg, report, left + MARGIN, table_top)
-    legend = ET.SubElement(svg, "g", {"class": "legend", "font-size": "12"})
+
+def _draw_key(legend: ET.Element, kinds: list[str], notes: list[str], x: float, top: float) -> None:
+    """The key under the score table: the exceptions drawn, then the notes
+    on tile values."""
     for row, kind in enumerate(kinds):
-        y = key_top + row * ROW
+        y = top + row * ROW
         item = ET.SubElement(legend, "g", {"class": "legend-exception", "data-exception": kind})
-        exception_sample(item, kind, left + MARGIN, y)
-        ET.SubElement(
-            item, "text", x=f"{left + MARGIN + 22:.1f}", y=f"{y + 12.5:.1f}"
-        ).text = EXCEPTION_WORDS[kind]
+        exception_sample(item, kind, x, y)
+        ET.SubElement(item, "text", x=f"{x + 22:.1f}", y=f"{y + 12.5:.1f}").text = EXCEPTION_WORDS[
+            kind
+        ]
     for row, note in enumerate(notes, start=len(kinds)):
         ET.SubElement(
             legend,
             "text",
             {"class": "legend-note"},
-            x=f"{left + MARGIN:.1f}",
-            y=f"{key_top + row * ROW + 12.5:.1f}",
+            x=f"{x:.1f}",
+            y=f"{top + row * ROW + 12.5:.1f}",
         ).text = note
-    ET.indent(svg)
-    return ET.tostring(svg, encoding="unicode") + "\n"
 
 
 def homes_of(report: ScoreReport) -> set[str]:
