@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evlogic.loading.boards import Board
-from evlogic.reports.figure_names import MEAN_NAMES, figure_name
+from evlogic.reports.balance_words import MEAN_NAMES, difference_text, figure_name, percent, rate
 
 #: Okabe-Ito colours (safe for colour-blind readers), one a seat or rule set.
 PALETTE = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#f0e442", "#000000")
@@ -68,14 +68,6 @@ NOTHING = "\N{EN DASH}"
 
 
 # --- numbers as the page writes them ------------------------------------------------
-
-
-def percent(value: float) -> str:
-    return f"{100 * value:.1f}%"
-
-
-def rate(entry: dict[str, Any]) -> str:
-    return f"{percent(entry['rate'])} [{percent(entry['low'])}, {percent(entry['high'])}]"
 
 
 def interval(entry: dict[str, Any], key: str = "value") -> str:
@@ -627,11 +619,7 @@ def _tables(report: dict[str, Any]) -> dict[str, Any]:
             [
                 [
                     figure_name(figure, long=True),
-                    (
-                        f"{figure['difference']:+.2f} [{figure['low']:+.2f}, {figure['high']:+.2f}]"
-                        if figure["figure"] == "mean"
-                        else points(figure, "difference")
-                    ),
+                    difference_text(figure),
                     "yes" if figure["significant"] else "no",
                 ]
                 for figure in difference["figures"]

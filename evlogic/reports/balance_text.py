@@ -4,15 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from evlogic.reports.figure_names import figure_name
-
-
-def _percent(value: float) -> str:
-    return f"{100 * value:.1f}%"
-
-
-def _rate(entry: dict[str, Any]) -> str:
-    return f"{_percent(entry['rate'])} [{_percent(entry['low'])}, {_percent(entry['high'])}]"
+from evlogic.reports.balance_words import difference_text, figure_name, rate
 
 
 def _number(value: float) -> str:
@@ -47,7 +39,7 @@ def balance_to_text(report: dict[str, Any]) -> str:
     for rule_set in report["rule_sets"]:
         lines += ["", f"== {rule_set['rules']} ({rule_set['games']} games)", ""]
         rows = [["Seat", "Win rate"]] + [
-            [str(seat["seat"]), _rate(seat)] for seat in rule_set["seat_win_rate"]
+            [str(seat["seat"]), rate(seat)] for seat in rule_set["seat_win_rate"]
         ]
         lines += _table(rows, {0})
         first = rule_set["first_seat_advantage"]
@@ -56,8 +48,8 @@ def balance_to_text(report: dict[str, Any]) -> str:
             f"[{100 * first['low']:+.1f}, {100 * first['high']:+.1f}]"
         )
         lines.append("")
-        lines.append(f"  bonus decides the winner: {_rate(rule_set['bonus_decides'])}")
-        lines.append(f"  siege decides the winner: {_rate(rule_set['siege_decides'])}")
+        lines.append(f"  bonus decides the winner: {rate(rule_set['bonus_decides'])}")
+        lines.append(f"  siege decides the winner: {rate(rule_set['siege_decides'])}")
         lines.append("")
         rows = [["Mean", "Value"]] + [
             [name.replace("_", " "), _mean(entry)] for name, entry in rule_set["mean"].items()
@@ -66,14 +58,14 @@ def balance_to_text(report: dict[str, Any]) -> str:
         if len(rule_set["agent_win_rate"]) > 1:
             lines.append("")
             rows = [["Agent", "Win rate"]] + [
-                [entry["agent"], _rate(entry)] for entry in rule_set["agent_win_rate"]
+                [entry["agent"], rate(entry)] for entry in rule_set["agent_win_rate"]
             ]
             lines += _table(rows, set())
         marked = [home for home in rule_set["home_win_rate"] if home["verdict"]]
         lines.append("")
         if marked:
             rows = [["Home", "Games", "Win rate", ""]] + [
-                [home["home"], str(home["games"]), _rate(home), home["verdict"]]
+                [home["home"], str(home["games"]), rate(home), home["verdict"]]
                 for home in sorted(marked, key=lambda h: (-h["rate"], h["home"]))
             ]
             lines += _table(rows, {1})
@@ -96,16 +88,7 @@ def balance_to_text(report: dict[str, Any]) -> str:
         rows = [["Figure", "Difference", ""]]
         for figure in difference["figures"]:
             rows.append(
-                [figure_name(figure), _difference(figure), "*" if figure["significant"] else ""]
+                [figure_name(figure), difference_text(figure), "*" if figure["significant"] else ""]
             )
         lines += _table(rows, set())
     return "\n".join(lines) + "\n"
-
-
-def _difference(figure: dict[str, Any]) -> str:
-    if figure["figure"] == "mean":
-        return f"{figure['difference']:+.2f} [{figure['low']:+.2f}, {figure['high']:+.2f}]"
-    return (
-        f"{100 * figure['difference']:+.1f} points "
-        f"[{100 * figure['low']:+.1f}, {100 * figure['high']:+.1f}]"
-    )
