@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from evlogic.reports.balance_words import difference_text, figure_name, rate
+from evlogic.reports.render import columns
 
 
 def _number(value: float) -> str:
@@ -17,15 +18,7 @@ def _mean(entry: dict[str, Any], key: str = "value") -> str:
 
 
 def _table(rows: list[list[str]], right: set[int]) -> list[str]:
-    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
-    return [
-        "  "
-        + "  ".join(
-            cell.rjust(width) if column in right else cell.ljust(width)
-            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
-        ).rstrip()
-        for row in rows
-    ]
+    return ["  " + line for line in columns(rows, right)]
 
 
 def balance_to_text(report: dict[str, Any]) -> str:
