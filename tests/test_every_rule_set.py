@@ -142,7 +142,7 @@ def test_the_web_api(rules):
     a rule set with a program of its own (the others play as balance does)."""
     catalog = Catalog.build(None, str(BOARD), str(rules))
     game = yaml.safe_load(GAME.read_text())
-    start = {"board": catalog.start["board"], "rules": catalog.start["rules"]}
+    start = {"board": catalog.start.board, "rules": catalog.start.rules}
     body = {**start, "players": game["players"]}
     expected = totals(score_game(load_game(GAME, rules=load_rule_set(str(rules)))).to_dict())
     pool = Workers(catalog, size=1) if has_programs(rules) else None

@@ -523,8 +523,8 @@ def test_a_board_or_rule_set_named_like_a_bundled_one_is_not_hidden(tmp_path):
     (mine / "usa.yaml").write_text(yaml.safe_dump(board))
     (mine / "steep.yaml").write_text("name: standard\nextends: standard\nsiege_penalty: 99\n")
     catalog = Catalog.build(board="mine/usa.yaml", rules="mine/steep.yaml", base=tmp_path)
-    assert catalog.boards[catalog.start["board"]].name == "My USA"
-    assert catalog.rule_sets[catalog.start["rules"]].siege_penalty == 99
+    assert catalog.boards[catalog.start.board].name == "My USA"
+    assert catalog.rule_sets[catalog.start.rules].siege_penalty == 99
     assert catalog.boards["usa"].name == "United States (2024 electors)"  # still there
     assert catalog.rule_sets["standard"].siege_penalty != 99
     client = TestClient(create_app(catalog), base_url=LOCAL_URL)

@@ -29,14 +29,19 @@ is killed (503) while the server goes on serving.  Requests are taken on
 by their estimated cost (evlogic.web.admission): a sent board over the
 bound is 413, a heavy request past the waiting ones 503, a client's heavy
 request past its few in progress 429.
+
+The endpoints are the methods of :class:`Api` (the catalog, the workers,
+admission and the balance runs they share); :data:`ROUTES` maps each URL to
+one, and :func:`create_app` builds Starlette's routes from that table.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from functools import partial
 from importlib.resources import files
-from typing import Any
 
 import anyio
 from starlette.applications import Starlette
@@ -44,14 +49,15 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from evlogic.errors import InputError, escaped, quote, shortened
 from evlogic.loading.yamlfile import Field
 from evlogic.web import service
 from evlogic.web.admission import Admission, Refused, board_size
-from evlogic.web.balance import KEPT, Run, Runs
+from evlogic.web.balance import KEPT, Plan, Run, Runs
 from evlogic.web.guard import LOCAL, Guard, Hosts, json_body_refusal
 from evlogic.web.service import Catalog
 from evlogic.web.workers import Answer, Workers
@@ -81,16 +87,16 @@ class ServerTiming:
     ``Server-Timing: app;dur=MS`` (browsers' developer tools show it;
     bench/bench_serve.py reads it)."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
 
-        async def timed(message: Any) -> None:
+        async def timed(message: Message) -> None:
             if message["type"] == "http.response.start":
                 took = f"app;dur={(time.perf_counter() - started) * 1000:.2f}"
                 headers = [*message.get("headers", []), (b"server-timing", took.encode())]
@@ -115,6 +121,231 @@ async def _body(request: Request) -> bytes:
     return b"".join(chunks)
 
 
+def _client(request: Request) -> str:
+    """The address a request came from (admission counts per client)."""
+    return request.client.host if request.client else ""
+
+
+@dataclass(frozen=True)
+class Solved:
+    """A POST endpoint the workers answer: ``service.<function>(catalog,
+    body)``, sent as JSON, or as ``media_type`` when given."""
+
+    function: str
+    media_type: str | None = None
+
+
+class Api:
+    """The endpoints, one method each, over what they share: the catalog,
+    the worker pool, admission (evlogic.web.admission), the boards' sizes
+    and layouts, and the balance runs.  Solving past ``request_timeout``
+    seconds is 503."""
+
+    def __init__(self, catalog: Catalog, request_timeout: float, pool: Workers) -> None:
+        self.catalog = catalog
+        self.request_timeout = request_timeout
+        self.pool = pool
+        self.admission = Admission(pool.size)
+        self.sizes = {name: board_size(board) for name, board in catalog.boards.items()}
+        self.layouts: dict[str, object] = {}  # GET /api/boards/NAME, once laid out
+        self.runs = Runs(pool, self.admission, request_timeout, self.refusal_of)
+
+    # --- solving in the workers ---------------------------------------------
+
+    async def answer(
+        self, request: Request, name: str, top: object, cost: int
+    ) -> Answer | Response:
+        """The worker's answer to ``name``'s request, or the refusal."""
+        try:
+            with anyio.fail_after(self.request_timeout):
+                async with self.admission.admit(cost, _client(request)):
+                    return await self.pool.solve(name, top)
+        except Refused as refused:
+            return _error(refused.status, refused.message)
+        except TimeoutError:
+            return _error(
+                503,
+                f"{service.SOURCE}: no answer within {self.request_timeout:g} s "
+                "(the server's --request-timeout)",
+            )
+
+    def refusal_of(self, answer: Answer) -> tuple[int, str] | None:
+        """(status, message) of a worker's answer that is not a document."""
+        if answer.kind == "input":
+            return 400, str(answer.value)
+        if answer.kind == "large":
+            return 413, str(answer.value)
+        if answer.kind == "memory":
+            return 503, (
+                f"{service.SOURCE}: out of memory (the server's --worker-memory-limit, "
+                f"{self.pool.megabytes} MiB)"
+            )
+        if answer.kind == "internal":
+            return 500, f"internal error: {escaped(shortened(answer.value, 300))}"
+        return None
+
+    def document(self, answer: Answer | Response) -> object:
+        """The document of a worker's answer, or the error response."""
+        if isinstance(answer, Response):
+            return answer
+        refused = self.refusal_of(answer)
+        return answer.value if refused is None else _error(*refused)
+
+    async def read(self, request: Request) -> bytes | Response:
+        """The request's JSON body, or the response that refuses it."""
+        not_json = json_body_refusal(request.headers)
+        if not_json is not None:
+            return _error(415, not_json)
+        try:
+            with anyio.fail_after(self.request_timeout):
+                return await _body(request)
+        except TooLarge:
+            return _error(413, f"{service.SOURCE}: body over {MAX_BODY} bytes")
+        except TimeoutError:
+            return _error(
+                408,
+                f"{service.SOURCE}: the body did not arrive within {self.request_timeout:g} s",
+            )
+        except ClientDisconnect:  # nobody is left to answer
+            return Response(status_code=400)
+
+    def prepare(self, name: str, body: bytes) -> tuple[Field, int]:
+        """The body as a Field, and the estimated cost of ``name``'s request."""
+        top = service.parse_json(body)
+        return top, service.request_cost(self.sizes, name, top)
+
+    async def solved(self, request: Request, name: str) -> object:
+        """The document ``name``'s worker function makes of the request's
+        body, or the response that refuses it."""
+        body = await self.read(request)
+        if isinstance(body, Response):
+            return body
+        try:  # (a megabyte of JSON takes a while: off the event loop)
+            top, cost = await anyio.to_thread.run_sync(self.prepare, name, body)
+        except service.TooLarge as error:
+            return _error(413, str(error))
+        except InputError as error:
+            return _error(400, str(error))
+        return self.document(await self.answer(request, name, top, cost))
+
+    async def solve(self, what: Solved, request: Request) -> Response:
+        """A POST endpoint of the table's: ``what`` solved in a worker."""
+        document = await self.solved(request, what.function)
+        if isinstance(document, Response):
+            return document
+        if what.media_type is None:
+            return JSONResponse(document)
+        return Response(document, media_type=what.media_type)
+
+    # --- the page and the catalog -------------------------------------------
+
+    async def page(self, _request: Request) -> Response:
+        return Response((STATIC / "index.html").read_text("utf-8"), media_type="text/html")
+
+    async def icon(self, _request: Request) -> Response:
+        return Response(ICON, media_type="image/svg+xml")
+
+    async def start(self, _request: Request) -> Response:
+        return JSONResponse(self.catalog.start.document())
+
+    async def boards(self, _request: Request) -> Response:
+        return JSONResponse(self.catalog.board_list())
+
+    async def board(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        try:  # (a name it knows, or the words for one it does not)
+            self.catalog.board(Field(service.SOURCE, "board", name, None, None))
+        except InputError as error:
+            return _error(404, str(error))
+        if name not in self.layouts:  # laid out in a worker, in time, once
+            answer = await self.answer(request, "board_detail", name, self.sizes[name].cost)
+            document = self.document(answer)
+            if isinstance(document, Response):
+                return document
+            self.layouts[name] = document
+        return JSONResponse(self.layouts[name])
+
+    async def rules(self, _request: Request) -> Response:
+        return JSONResponse(self.catalog.rule_list())
+
+    # --- balance runs -------------------------------------------------------
+
+    async def balance_start(self, request: Request) -> Response:
+        client = _client(request)
+        try:
+            self.runs.check(client)  # (before the request is read: refused, it costs nothing)
+        except Refused as refused:
+            return _error(refused.status, refused.message)
+        checked = await self.solved(request, "balance_plan")
+        if isinstance(checked, Response):
+            return checked
+        assert isinstance(checked, Plan)  # (what service.balance_plan answers)
+        try:
+            run = self.runs.start(checked, client)
+        except Refused as refused:
+            return _error(refused.status, refused.message)
+        return JSONResponse(
+            run.document(), status_code=202, headers={"Location": f"/api/balance/{run.id}"}
+        )
+
+    def balance_run(self, request: Request) -> Run | Response:
+        run_id = request.path_params["id"]
+        run = self.runs.get(run_id)
+        if run is None:
+            return _error(
+                404,
+                f"{service.SOURCE}: no balance run {quote(run_id)} (the server keeps "
+                f"the {KEPT} latest finished runs, and forgets all when it stops)",
+            )
+        return run
+
+    async def balance_status(self, request: Request) -> Response:
+        """GET: how far the run has got; DELETE: stop it, then the same."""
+        run = self.balance_run(request)
+        if isinstance(run, Response):
+            return run
+        if request.method == "DELETE":
+            self.runs.cancel(run)
+        return JSONResponse(run.document())
+
+    async def balance_page(self, request: Request) -> Response:
+        run = self.balance_run(request)
+        if isinstance(run, Response):
+            return run
+        if run.result is None:
+            return _error(
+                409, f"{service.SOURCE}: balance run {run.id} is {run.status}: no page yet"
+            )
+        return HTMLResponse(run.result["page"])
+
+
+#: An endpoint of the table: an Api method, or a POST the workers answer.
+Endpoint = Callable[[Api, Request], Awaitable[Response]] | Solved
+
+GET = ("GET",)
+POST = ("POST",)
+
+#: The routes, in the order Starlette tries them (``/api/boards/parse``
+#: before ``/api/boards/{name:path}``); ``/static`` follows them.
+ROUTES: tuple[tuple[str, Endpoint, tuple[str, ...]], ...] = (
+    ("/", Api.page, GET),
+    ("/favicon.ico", Api.icon, GET),
+    ("/api/start", Api.start, GET),
+    ("/api/boards", Api.boards, GET),
+    ("/api/boards/parse", Solved("parse_board_yaml"), POST),
+    ("/api/boards/{name:path}", Api.board, GET),
+    ("/api/rules", Api.rules, GET),
+    ("/api/score", Solved("score"), POST),
+    ("/api/explain", Solved("explain"), POST),
+    ("/api/diagram", Solved("diagram", "image/svg+xml"), POST),
+    ("/api/games/parse", Solved("parse_game_yaml"), POST),
+    ("/api/games/yaml", Solved("game_yaml", "application/yaml; charset=utf-8"), POST),
+    ("/api/balance", Api.balance_start, POST),
+    ("/api/balance/{id}", Api.balance_status, ("GET", "DELETE")),
+    ("/api/balance/{id}/page", Api.balance_page, GET),
+)
+
+
 def create_app(
     catalog: Catalog,
     request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
@@ -126,201 +357,26 @@ def create_app(
     requests come; ``app.state.workers``, for the server to close), taken
     on as evlogic.web.admission says.  Only requests naming one of
     ``hosts`` and from no other site's page are served (evlogic.web.guard)."""
-    pool = workers or Workers(catalog)
-    admission = Admission(pool.size)
-    sizes = {name: board_size(board) for name, board in catalog.boards.items()}
-    layouts: dict[str, dict] = {}  # GET /api/boards/NAME, once laid out
-
-    async def answer(request: Request, name: str, top: object, cost: int) -> Answer | Response:
-        """The worker's answer to ``name``'s request, or the refusal."""
-        client = request.client.host if request.client else ""
-        try:
-            with anyio.fail_after(request_timeout):
-                async with admission.admit(cost, client):
-                    return await pool.solve(name, top)
-        except Refused as refused:
-            return _error(refused.status, refused.message)
-        except TimeoutError:
-            return _error(
-                503,
-                f"{service.SOURCE}: no answer within {request_timeout:g} s "
-                "(the server's --request-timeout)",
-            )
-
-    def refusal_of(answer: Answer) -> tuple[int, str] | None:
-        """(status, message) of a worker's answer that is not a document."""
-        if answer.kind == "input":
-            return 400, str(answer.value)
-        if answer.kind == "large":
-            return 413, answer.value
-        if answer.kind == "memory":
-            return 503, (
-                f"{service.SOURCE}: out of memory (the server's --worker-memory-limit, "
-                f"{pool.megabytes} MiB)"
-            )
-        if answer.kind == "internal":
-            return 500, f"internal error: {escaped(shortened(answer.value, 300))}"
-        return None
-
-    def failure(answer: Answer) -> Response | None:
-        """The error response of a worker's answer that is not a document."""
-        refused = refusal_of(answer)
-        return None if refused is None else _error(*refused)
-
-    async def solved(request: Request, name: str) -> Any:
-        """The document ``name``'s worker function makes of the request's
-        body, or the response that refuses it."""
-        not_json = json_body_refusal(request.headers)
-        if not_json is not None:
-            return _error(415, not_json)
-        try:
-            with anyio.fail_after(request_timeout):
-                body = await _body(request)
-        except TooLarge:
-            return _error(413, f"{service.SOURCE}: body over {MAX_BODY} bytes")
-        except TimeoutError:
-            return _error(
-                408, f"{service.SOURCE}: the body did not arrive within {request_timeout:g} s"
-            )
-        except ClientDisconnect:  # nobody is left to answer
-            return Response(status_code=400)
-
-        def prepare(body: bytes) -> tuple[Field, int]:
-            top = service.parse_json(body)
-            return top, service.request_cost(sizes, name, top)
-
-        try:  # (a megabyte of JSON takes a while: off the event loop)
-            top, cost = await anyio.to_thread.run_sync(prepare, body)
-        except service.TooLarge as error:
-            return _error(413, str(error))
-        except InputError as error:
-            return _error(400, str(error))
-        answered = await answer(request, name, top, cost)
-        if isinstance(answered, Response):
-            return answered
-        refused = failure(answered)
-        return answered.value if refused is None else refused
-
-    def endpoint(name: str, media_type: str | None = None) -> Callable[[Request], Any]:
-        async def run(request: Request) -> Response:
-            document = await solved(request, name)
-            if isinstance(document, Response):
-                return document
-            if media_type is None:
-                return JSONResponse(document)
-            return Response(document, media_type=media_type)
-
-        return run
-
-    runs = Runs(pool, admission, request_timeout, refusal_of)
-
-    async def balance_start(request: Request) -> Response:
-        client = request.client.host if request.client else ""
-        try:
-            runs.check(client)  # (before the request is read: refused, it costs nothing)
-        except Refused as refused:
-            return _error(refused.status, refused.message)
-        checked = await solved(request, "balance_plan")
-        if isinstance(checked, Response):
-            return checked
-        try:
-            run = runs.start(checked, client)
-        except Refused as refused:
-            return _error(refused.status, refused.message)
-        return JSONResponse(
-            run.document(), status_code=202, headers={"Location": f"/api/balance/{run.id}"}
-        )
-
-    def balance_run(request: Request) -> Run | Response:
-        run_id = request.path_params["id"]
-        run = runs.get(run_id)
-        if run is None:
-            return _error(
-                404,
-                f"{service.SOURCE}: no balance run {quote(run_id)} (the server keeps "
-                f"the {KEPT} latest finished runs, and forgets all when it stops)",
-            )
-        return run
-
-    async def balance_status(request: Request) -> Response:
-        """GET: how far the run has got; DELETE: stop it, then the same."""
-        run = balance_run(request)
-        if isinstance(run, Response):
-            return run
-        if request.method == "DELETE":
-            runs.cancel(run)
-        return JSONResponse(run.document())
-
-    async def balance_page(request: Request) -> Response:
-        run = balance_run(request)
-        if isinstance(run, Response):
-            return run
-        if run.result is None:
-            return _error(
-                409, f"{service.SOURCE}: balance run {run.id} is {run.status}: no page yet"
-            )
-        return HTMLResponse(run.result["page"])
-
-    async def start(_request: Request) -> Response:
-        return JSONResponse(catalog.start)
-
-    async def boards(_request: Request) -> Response:
-        return JSONResponse(catalog.board_list())
-
-    async def board(request: Request) -> Response:
-        name = request.path_params["name"]
-        try:  # (a name it knows, or the words for one it does not)
-            catalog.board(Field(service.SOURCE, "board", name, None, None))
-        except InputError as error:
-            return _error(404, str(error))
-        if name not in layouts:  # laid out in a worker, in time, once
-            solved = await answer(request, "board_detail", name, sizes[name].cost)
-            if isinstance(solved, Response):
-                return solved
-            refused = failure(solved)
-            if refused is not None:
-                return refused
-            layouts[name] = solved.value
-        return JSONResponse(layouts[name])
-
-    async def rules(_request: Request) -> Response:
-        return JSONResponse(catalog.rule_list())
-
-    async def page(_request: Request) -> Response:
-        return Response((STATIC / "index.html").read_text("utf-8"), media_type="text/html")
-
-    async def icon(_request: Request) -> Response:
-        return Response(ICON, media_type="image/svg+xml")
-
-    routes = [
-        Route("/", page),
-        Route("/favicon.ico", icon),
-        Route("/api/start", start),
-        Route("/api/boards", boards),
-        Route("/api/boards/parse", endpoint("parse_board_yaml"), methods=["POST"]),
-        Route("/api/boards/{name:path}", board),
-        Route("/api/rules", rules),
-        Route("/api/score", endpoint("score"), methods=["POST"]),
-        Route("/api/explain", endpoint("explain"), methods=["POST"]),
-        Route("/api/diagram", endpoint("diagram", "image/svg+xml"), methods=["POST"]),
-        Route("/api/games/parse", endpoint("parse_game_yaml"), methods=["POST"]),
-        Route(
-            "/api/games/yaml",
-            endpoint("game_yaml", "application/yaml; charset=utf-8"),
-            methods=["POST"],
-        ),
-        Route("/api/balance", balance_start, methods=["POST"]),
-        Route("/api/balance/{id}", balance_status, methods=["GET", "DELETE"]),
-        Route("/api/balance/{id}/page", balance_page),
-        Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
+    api = Api(catalog, request_timeout, workers or Workers(catalog))
+    routes: list[BaseRoute] = [
+        Route(path, _bound(api, endpoint), methods=list(methods))
+        for path, endpoint, methods in ROUTES
     ]
+    routes.append(Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"))
     app = Starlette(
         routes=routes,
         exception_handlers={HTTPException: _http_error},
         middleware=[Middleware(ServerTiming), Middleware(Guard, hosts=hosts)],
     )
-    app.state.workers = pool
+    app.state.workers = api.pool
     return app
+
+
+def _bound(api: Api, endpoint: Endpoint) -> Callable[[Request], Awaitable[Response]]:
+    """The request handler of a table's endpoint, over ``api``."""
+    if isinstance(endpoint, Solved):
+        return partial(api.solve, endpoint)
+    return partial(endpoint, api)
 
 
 async def _http_error(request: Request, error: Exception) -> Response:

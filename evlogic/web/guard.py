@@ -27,10 +27,10 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from evlogic.errors import quote
 
@@ -148,11 +148,11 @@ class Guard:
     """ASGI middleware: :func:`refusal`'s requests are answered with their
     status and ``{"error": message}``, and never reach the app."""
 
-    def __init__(self, app: Any, hosts: Hosts = LOCAL) -> None:
+    def __init__(self, app: ASGIApp, hosts: Hosts = LOCAL) -> None:
         self.app = app
         self.hosts = hosts
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
             refused = refusal(Headers(scope=scope), scope["method"], self.hosts)
             if refused is not None:

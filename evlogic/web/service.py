@@ -19,6 +19,7 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 import yaml
 
@@ -44,6 +45,10 @@ from evlogic.loading.yamlfile import Field, closest, yaml_document
 from evlogic.resources import bundled_boards
 from evlogic.web.admission import WHAT_IF_WEIGHT, Size, board_size, sent_size, text_cost
 
+if TYPE_CHECKING:
+    from evlogic.simulation.balance import Setup
+    from evlogic.web.balance import Plan
+
 #: Where request errors say they come from.
 SOURCE = "request"
 
@@ -59,6 +64,35 @@ class TooLarge(InputError):
 GAME_KEYS = ["board", "players"]
 OPTIONAL_KEYS = ["rules", "expect"]
 
+#: A JSON document the API sends: a mapping of plain data.
+Document = dict[str, object]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player of the game the page opens on; ``home`` None when not
+    chosen yet."""
+
+    name: str
+    home: str | None
+    states: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Opening:
+    """The game the page opens on: a board and a rule set of the catalog's
+    (their names), and its players."""
+
+    board: str
+    rules: str
+    players: tuple[Seat, ...]
+
+    def document(self) -> Document:
+        """GET /api/start: the game in the game-file schema, as JSON."""
+        return _game_mapping(self.players, self.board, self.rules)
+
 
 @dataclass(frozen=True)
 class Catalog:
@@ -66,7 +100,7 @@ class Catalog:
 
     boards: dict[str, Board]
     rule_sets: dict[str, RuleSet]
-    start: dict  # the game the page opens on (game-file schema, as JSON)
+    start: Opening  # the game the page opens on
 
     @classmethod
     def build(
@@ -109,21 +143,16 @@ class Catalog:
                 else:
                     fallback = f"{loaded.rules.name} ({game})"
                     start_rules = _entry(rule_sets, loaded.rules.name, fallback, loaded.rules)
-            start = game_document(loaded, name, start_rules)
+            seats = tuple(Seat(p.name, p.home, p.states) for p in loaded.players)
+            start = Opening(name, start_rules, seats)
         else:
-            start = {
-                "board": start_board,
-                "rules": start_rules,
-                "players": [
-                    {"name": "Player 1", "home": None, "states": []},
-                    {"name": "Player 2", "home": None, "states": []},
-                ],
-            }
+            unchosen = (Seat("Player 1", None, ()), Seat("Player 2", None, ()))
+            start = Opening(start_board, start_rules, unchosen)
         return cls(boards, rule_sets, start)
 
     # --- what the page lists -------------------------------------------------
 
-    def board_list(self) -> list[dict]:
+    def board_list(self) -> list[Document]:
         return [
             {
                 "name": name,
@@ -134,10 +163,10 @@ class Catalog:
             for name, board in self.boards.items()
         ]
 
-    def board_detail(self, name: str) -> dict:
+    def board_detail(self, name: str) -> Document:
         return board_document(self.board(Field(SOURCE, "board", name, None, None)), name)
 
-    def rule_list(self) -> list[dict]:
+    def rule_list(self) -> list[Document]:
         return [rule_set_document(name, rule_set) for name, rule_set in self.rule_sets.items()]
 
     # --- resolving a request's references -----------------------------------
@@ -177,7 +206,7 @@ class Catalog:
         return game_from_fields(fields, board, SOURCE, rules), fields
 
 
-def _entry(catalog: dict, name: str, fallback: str, value: object) -> str:
+def _entry(catalog: dict[str, T], name: str, fallback: str, value: T) -> str:
     """Add ``value`` to ``catalog`` under ``name``, or under ``fallback`` (the
     path as given) when a bundled one already has that name: a board or rule
     set given at start-up never hides behind a bundled one, nor hides it."""
@@ -220,7 +249,7 @@ def request_cost(sizes: dict[str, Size], endpoint: str, top: Field) -> int:
     return size.cost * (WHAT_IF_WEIGHT if endpoint in WHAT_IF_ENDPOINTS else 1)
 
 
-def board_detail(catalog: Catalog, name: str) -> dict:
+def board_detail(catalog: Catalog, name: str) -> Document:
     """GET /api/boards/NAME: the named board with its layout."""
     return catalog.board_detail(name)
 
@@ -262,7 +291,7 @@ def player_name(fields: dict[str, Field], game: Game, purpose: str) -> str:
     return name
 
 
-def score(catalog: Catalog, top: Field) -> dict:
+def score(catalog: Catalog, top: Field) -> Document:
     from evlogic.reports.score import score_game
 
     game, _ = catalog.game(top, [])
@@ -276,12 +305,12 @@ def warm(catalog: Catalog) -> None:
     first request of a cold worker took about 100 ms, the next ones 15)."""
     from evlogic.reports.score import score_game
 
-    board = catalog.boards[catalog.start["board"]]
-    rules = catalog.rule_sets[catalog.start["rules"]]
+    board = catalog.boards[catalog.start.board]
+    rules = catalog.rule_sets[catalog.start.rules]
     score_game(Game(board, (Player("warm-up", min(board.states), ()),), SOURCE, rules))
 
 
-def explain(catalog: Catalog, top: Field) -> dict:
+def explain(catalog: Catalog, top: Field) -> Document:
     from evlogic.reports.explain import explain_game
 
     game, fields = catalog.game(top, ["player"])
@@ -298,28 +327,30 @@ def diagram(catalog: Catalog, top: Field) -> str:
     return render_svg(explain_game(game, player), game.board, focus=focus)
 
 
-def balance_plan(catalog: Catalog, top: Field) -> object:
+def balance_plan(catalog: Catalog, top: Field) -> Plan:
     """POST /api/balance: the request checked (evlogic.web.balance.plan)."""
     from evlogic.web import balance
 
     return balance.plan(catalog, top)
 
 
-def balance_games(catalog: Catalog, task: object) -> list:
-    """A batch of a balance run's games: their records."""
+def balance_games(catalog: Catalog, task: tuple[Setup, int, int, int]) -> object:
+    """A batch of a balance run's games: their records
+    (evlogic.web.balance.play)."""
     from evlogic.web import balance
 
-    return balance.play(catalog, task)  # type: ignore[arg-type]
+    return balance.play(catalog, task)
 
 
-def balance_result(catalog: Catalog, summed: object) -> dict:
-    """A balance run's report, charts and page, from its records."""
+def balance_result(catalog: Catalog, summed: tuple[Plan, list[dict[str, object]]]) -> object:
+    """A balance run's report, charts and page, from its records
+    (evlogic.web.balance.result)."""
     from evlogic.web import balance
 
-    return balance.result(catalog, summed)  # type: ignore[arg-type]
+    return balance.result(catalog, summed)
 
 
-def parse_board_yaml(catalog: Catalog, top: Field) -> dict:
+def parse_board_yaml(catalog: Catalog, top: Field) -> Document:
     """An uploaded board file (``{"yaml": TEXT, "filename": NAME}``),
     validated like a file: the board as an inline mapping, with its layout."""
     fields = top.fields(["yaml"], ["filename"], what="an upload mapping")
@@ -332,7 +363,7 @@ def parse_board_yaml(catalog: Catalog, top: Field) -> dict:
     return board_document(board, Path(name).stem)
 
 
-def parse_game_yaml(catalog: Catalog, top: Field) -> dict:
+def parse_game_yaml(catalog: Catalog, top: Field) -> Document:
     """An uploaded or pasted game file (``{"yaml": TEXT, "filename": NAME}``),
     validated like a file, as the JSON the page works on."""
     fields = top.fields(["yaml"], ["filename"], what="an upload mapping")
@@ -371,19 +402,25 @@ def game_yaml(catalog: Catalog, top: Field) -> str:
 # --- documents -----------------------------------------------------------
 
 
-def game_document(game: Game, board: object, rules: object) -> dict:
+def game_document(game: Game, board: object, rules: object) -> Document:
     """A game in the game-file schema, as plain data."""
+    return _game_mapping(game.players, board, rules)
+
+
+def _game_mapping(
+    players: tuple[Player, ...] | tuple[Seat, ...], board: object, rules: object
+) -> Document:
     return {
         "board": board,
         "rules": rules,
         "players": [
             {"name": player.name, "home": player.home, "states": list(player.states)}
-            for player in game.players
+            for player in players
         ],
     }
 
 
-def board_document(board: Board, name: str) -> dict:
+def board_document(board: Board, name: str) -> Document:
     """A board for the page: states with EV, swing, neighbours and hex cell,
     and the board itself as an inline mapping a request may send back."""
     cells = board_layout(board)
@@ -406,8 +443,8 @@ def board_document(board: Board, name: str) -> dict:
     }
 
 
-def rule_set_document(name: str, rule_set: RuleSet) -> dict:
-    document: dict[str, object] = {"name": name, "title": rule_set.name}
+def rule_set_document(name: str, rule_set: RuleSet) -> Document:
+    document: Document = {"name": name, "title": rule_set.name}
     for parameter in PARAMETERS:
         value = getattr(rule_set, parameter)
         document[parameter] = {str(s): b for s, b in value} if parameter == "tiers" else value
