@@ -8,7 +8,7 @@ from pathlib import Path
 
 from jinja2 import nodes
 
-from evlogic.templates import environment
+from evlogic.pages.environment import environment
 
 PACKAGE = Path(__file__).resolve().parent.parent / "evlogic"
 
@@ -37,4 +37,4 @@ def test_only_ours_and_the_sandbox_build_environments():
         for line in path.read_text("utf-8").splitlines()
         if re.search(r"Environment\(", line) and not line.lstrip().startswith("class ")
     }
-    assert building == {"templates/__init__.py", "pages/rulebook.py"}
+    assert building == {"pages/environment.py", "pages/rulebook.py"}

@@ -645,7 +645,7 @@ def _tables(report: dict[str, Any]) -> dict[str, Any]:
 def balance_page(report: dict[str, Any], board: Board, charts: dict[str, Any] | None = None) -> str:
     """The page (HTML text; the same report gives the same bytes); ``charts``:
     :func:`balance_charts`'s, when they are drawn already."""
-    from evlogic.templates import environment
+    from evlogic.pages.environment import environment
 
     template = environment().get_template("balance.html.j2")
     return template.render(balance_context(report, board, charts))

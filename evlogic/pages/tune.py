@@ -90,7 +90,7 @@ def tune_page(document: dict[str, Any], result: Any, board: Board) -> str:
     fills its body with the best candidate's balance report."""
     from markupsafe import Markup
 
-    from evlogic.templates import environment
+    from evlogic.pages.environment import environment
 
     best: dict[str, Any] = {}
     if document["front"]:
