@@ -280,7 +280,8 @@ def test_past_its_timeout_balance_stops_with_3_and_writes_nothing(cli, tmp_path,
         "--report",
         tmp_path / "report.html",
     )
-    assert time.monotonic() - started < 15  # 1.5 s, and the workers ended, on a busy machine
+    # A million games take hours: the bound tells a stop from a finish at any load.
+    assert time.monotonic() - started < 120
     assert result.code == 3, result.err
     assert result.out == ""
     assert len(result.err.strip().splitlines()) == 1, result.err

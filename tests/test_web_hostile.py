@@ -32,6 +32,11 @@ POST_HEAD = b"POST /api/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: appli
 
 SMALL = {"board": "usa", "players": [{"name": "A", "home": "KY", "states": ["IN"]}]}
 
+#: What a loaded, shared machine may add to the server's 3 s before a
+#: client sees it: the bounds tell "ended by the server's limit" from "held
+#: for ever" (a dense grounding runs minutes), not how fast the server is.
+SLACK = 12
+
 
 def complete_graph_game(size: int, won: int | None = None) -> dict:
     """A complete graph of ``size`` states, ``won`` of them (default: all
@@ -171,7 +176,7 @@ def test_a_dense_board_is_503_in_time_and_its_work_ends(server):
     assert said.startswith(
         ("request: no answer within 3 s", "request: out of memory (the server's --worker-memory")
     ), said
-    assert took < 3 + 2.5
+    assert took < 3 + SLACK
     assert during and set(during) == {200}
     time.sleep(1)  # the worker is ended and a fresh one started
     before = server.cpu_seconds()
@@ -184,7 +189,7 @@ def test_the_complete_graph_of_60_states_is_answered_within_the_timeout(server):
     """A dense board: an answer (the report, or 503) in time."""
     started = time.monotonic()
     status, document = server.post("api/score", complete_graph_game(60))
-    assert time.monotonic() - started < 3 + 2.5
+    assert time.monotonic() - started < 3 + SLACK
     if status != 200:
         assert one_line_error(status, document, 503).startswith("request: no answer within")
     assert server.post("api/score", SMALL)[0] == 200
@@ -357,7 +362,7 @@ def test_a_body_that_never_arrives_is_408_in_time(server):
         connection.sendall(POST_HEAD + b"Content-Length: 100\r\n\r\n{")
         started = time.monotonic()
         head, body = read_response(connection)
-    assert time.monotonic() - started < 3 + 2
+    assert time.monotonic() - started < 3 + SLACK
     assert head.startswith(b"HTTP/1.1 408")
     assert json.loads(body) == {"error": "request: the body did not arrive within 3 s"}
 
@@ -374,7 +379,7 @@ def test_a_request_head_that_never_completes_is_dropped_in_time(server, request_
         connection.sendall(request_bytes)
         started = time.monotonic()
         assert connection.recv(4096) == b""  # closed by the server
-    assert time.monotonic() - started < 3 + 2
+    assert time.monotonic() - started < 3 + SLACK
     assert server.post("api/score", SMALL)[0] == 200
 
 

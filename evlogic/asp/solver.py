@@ -12,7 +12,7 @@ from __future__ import annotations
 import atexit
 import functools
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, ParamSpec, TypeVar
@@ -194,35 +194,9 @@ def ground(
     watch(control)  # interrupted if this work is given up on (evlogic.limits)
     checkpoint()
     try:
-        if _grounded_before():
-            with _builder(control) as builder:
-                for path in ours:
-                    for statement in rule_statements(path):
-                        builder.add(statement)
-        else:  # (clingo's one parse of the text costs less than trees made once)
-            for path in ours:
-                control.load(str(path))
-        if program.own:
-            with _builder(control) as builder:
-                for _path, nodes in program.own:
-                    for statement in nodes:
-                        builder.add(statement)
-        if program.users:
-            # A user's programs as read, what clingo said reading them as
-            # if said now, "for every such X" grounded as evlogic means it
-            # (evlogic/asp/quantifier.py).
-            for code, message in program.messages:
-                log(code, message)
-            from evlogic.asp.quantifier import rewritten  # a user's programs only
-
-            with _builder(control) as builder:
-                for statement in rewritten(program.written):
-                    builder.add(statement)
+        _add_programs(control, ours, program, log)
         control.add("base", [], facts)
-        if statements:
-            with _builder(control) as builder:
-                for statement in statements:
-                    builder.add(statement)
+        _add_statements(control, statements)
         control.ground([("base", [])], context=context)
         checkpoint()
     except RuntimeError:
@@ -230,6 +204,51 @@ def ground(
             raise
     if user_messages:
         raise user_program_error(user_messages[0])
+    _ground_layers(control)
+    if messages:
+        raise SolverError("clingo: " + " | ".join(messages))
+    return control
+
+
+def _add_statements(control: clingo.Control, statements: Iterable[clingo.ast.AST]) -> None:
+    """Syntax trees added to the base program (none: no builder)."""
+    statements = list(statements)
+    if statements:
+        with _builder(control) as builder:
+            for statement in statements:
+                builder.add(statement)
+
+
+def _add_programs(
+    control: clingo.Control,
+    ours: Sequence[Path],
+    program: UserProgram,
+    log: Callable[[clingo.MessageCode, str], None],
+) -> None:
+    """evlogic's rule files ``ours`` and a user's ``program`` added to
+    ``control``: ours as trees parsed once a thread after the first
+    grounding, as text before it (clingo's one parse of the text costs less
+    than trees made once)."""
+    if _grounded_before():
+        _add_statements(control, (node for path in ours for node in rule_statements(path)))
+    else:
+        for path in ours:
+            control.load(str(path))
+    _add_statements(control, (node for _path, nodes in program.own for node in nodes))
+    if program.users:
+        # A user's programs as read, what clingo said reading them as if
+        # said now, "for every such X" grounded as evlogic means it
+        # (evlogic/asp/quantifier.py).
+        for code, message in program.messages:
+            log(code, message)
+        from evlogic.asp.quantifier import rewritten  # a user's programs only
+
+        _add_statements(control, rewritten(program.written))
+
+
+def _ground_layers(control: clingo.Control) -> None:
+    """The multi-shot layers of the region closure, one a step while the
+    last one grew (rules/scoring/region_order.lp)."""
     layer = 0
     while is_fact(control, clingo.Function("grew", [clingo.Number(layer)])):
         layer += 1
@@ -237,9 +256,6 @@ def ground(
         checkpoint()
         control.ground([("layer", [clingo.Number(layer)])])
         checkpoint()
-    if messages:
-        raise SolverError("clingo: " + " | ".join(messages))
-    return control
 
 
 def solve(

@@ -89,14 +89,16 @@ def caption(explanation: Explanation) -> str:
     return text
 
 
-def _centre(cell: tuple[int, int]) -> tuple[float, float]:
+def cell_centre(cell: tuple[int, int]) -> tuple[float, float]:
+    """The drawing's point at the centre of axial cell ``(q, r)`` (tiles
+    ``RADIUS`` from centre to corner, pointy side up)."""
     q, r = cell
     return (math.sqrt(3) * RADIUS * (q + r / 2), 1.5 * RADIUS * r)
 
 
-def _hexagon(x: float, y: float) -> str:
+def hex_points(x: float, y: float) -> str:
     """The points attribute of a tile's polygon."""
-    return " ".join(f"{cx:.1f},{cy:.1f}" for cx, cy in _corners(x, y))
+    return " ".join(f"{cx:.1f},{cy:.1f}" for cx, cy in hex_corners(x, y))
 
 
 def _trimmed(
@@ -160,7 +162,9 @@ def _wrap(text: str, width: float, font_size: float) -> list[str]:
     return lines
 
 
-def _corners(x: float, y: float) -> list[tuple[float, float]]:
+def hex_corners(x: float, y: float) -> list[tuple[float, float]]:
+    """The six corners of the tile centred at ``(x, y)``, clockwise from the
+    upper right."""
     return [
         (
             x + RADIUS * math.cos(math.radians(60 * i - 30)),
@@ -170,11 +174,12 @@ def _corners(x: float, y: float) -> list[tuple[float, float]]:
     ]
 
 
-def _key(point: tuple[float, float]) -> tuple[int, int]:
+def corner_key(point: tuple[float, float]) -> tuple[int, int]:
+    """A corner as a key that tiles sharing it agree on (tenths, rounded)."""
     return (round(point[0] * 10), round(point[1] * 10))
 
 
-Corner = tuple[int, int]  # a tile corner's _key
+Corner = tuple[int, int]  # a tile corner's corner_key
 
 
 def route(
@@ -188,7 +193,7 @@ def route(
     leaves and enters its own tiles through their nearest corners, and ends
     three quarters of the way in (:data:`TERMINAL`), short of their labels.
     A bridge (:func:`bridge_routes`) takes such a path too."""
-    a, b = _centre(start), _centre(end)
+    a, b = cell_centre(start), cell_centre(end)
     if distance(start, end) == 1:
         x1, y1, x2, y2 = _trimmed(a, b, RADIUS * LINK_TRIM)
         return [(x1, y1), (x2, y2)]
@@ -228,9 +233,9 @@ class _Lattice:
         self.edges: dict[Corner, set[Corner]] = {}
         for q in range(min(qs) - 2, max(qs) + 3):
             for r in range(min(rs) - 2, max(rs) + 3):
-                ring = _corners(*_centre((q, r)))
+                ring = hex_corners(*cell_centre((q, r)))
                 for i, corner in enumerate(ring):
-                    here, there = _key(corner), _key(ring[(i + 1) % 6])
+                    here, there = corner_key(corner), corner_key(ring[(i + 1) % 6])
                     self.points.setdefault(here, corner)
                     self.edges.setdefault(here, set()).add(there)
                     self.edges.setdefault(there, set()).add(here)
@@ -240,7 +245,8 @@ class _Lattice:
     def block(self, a: Cell, b: Cell) -> None:
         """Make the edge between touching cells ``a`` and ``b`` dear (a wall)."""
         shared = sorted(
-            {_key(c) for c in _corners(*_centre(a))} & {_key(c) for c in _corners(*_centre(b))}
+            {corner_key(c) for c in hex_corners(*cell_centre(a))}
+            & {corner_key(c) for c in hex_corners(*cell_centre(b))}
         )
         if len(shared) == 2:
             self.cost[shared[0], shared[1]] = self.cost.get((shared[0], shared[1]), 0) + 4
@@ -256,7 +262,7 @@ class _Lattice:
         and the shortest is taken instead.  ``claim``: later paths pay for
         sharing its edges and corners.  Ties go the same way every time
         (drawings never flicker)."""
-        a, b = _centre(start), _centre(end)
+        a, b = cell_centre(start), cell_centre(end)
         keys = self._cheapest(a, b, extras=True)
         shortest = self._cheapest(a, b, extras=False)
         if len(keys) - 1 > 2 * (len(shortest) - 1) + 2:
@@ -274,12 +280,12 @@ class _Lattice:
     ) -> list[Corner]:
         """Dijkstra over the corners, from those of the tile at ``a`` to
         those of the tile at ``b``; ``extras``: edges cost their extra."""
-        targets = {_key(c) for c in _corners(*b)}
+        targets = {corner_key(c) for c in hex_corners(*b)}
 
         def towards(key: Corner) -> float:
             return round(math.dist(self.points[key], b), 1)
 
-        queue = [(0, towards(k), k) for k in sorted({_key(c) for c in _corners(*a)})]
+        queue = [(0, towards(k), k) for k in sorted({corner_key(c) for c in hex_corners(*a)})]
         heapq.heapify(queue)
         previous: dict[Corner, Corner | None] = {key: None for _, _, key in queue}
         best = {key: 0 for _, _, key in queue}
@@ -408,8 +414,8 @@ def draw_exceptions(
     bridge's white band, under its beads."""
     group = ET.SubElement(svg, "g", {"class": "walls", "fill": "none"})
     for a, b in walls:
-        shared = {_key(c): c for c in _corners(*_centre(cells[a]))}
-        ends = [c for c in _corners(*_centre(cells[b])) if _key(c) in shared]
+        shared = {corner_key(c): c for c in hex_corners(*cell_centre(cells[a]))}
+        ends = [c for c in hex_corners(*cell_centre(cells[b])) if corner_key(c) in shared]
         x1, y1, x2, y2 = _trimmed(ends[0], ends[1], 1.5)
         wall = ET.SubElement(group, "g", {"class": "wall", "data-wall": f"{a} {b}"})
         ET.SubElement(wall, "title").text = (
@@ -481,7 +487,7 @@ def link_sample(parent: ET.Element, kind: str, x: float, y: float) -> None:
     ET.SubElement(parent, "line", {**place, **style})
 
 
-def _tile_text(
+def tile_text(
     tile: ET.Element,
     x: float,
     y: float,
@@ -506,7 +512,7 @@ def _tile_text(
         ET.SubElement(tile, "text", {**place, **style, **rim}).text = line
 
 
-def _svg_root(left: float, top: float, width: float, height: float) -> ET.Element:
+def svg_root(left: float, top: float, width: float, height: float) -> ET.Element:
     """An SVG element with an opaque background (readable on a dark page)."""
     svg = ET.Element(
         "svg",
@@ -522,7 +528,8 @@ def _svg_root(left: float, top: float, width: float, height: float) -> ET.Elemen
     return svg
 
 
-def _background(svg: ET.Element, left: float, top: float, width: float, height: float) -> None:
+def draw_background(svg: ET.Element, left: float, top: float, width: float, height: float) -> None:
+    """The drawing's opaque background rectangle, over the whole view box."""
     ET.SubElement(
         svg,
         "rect",
@@ -557,7 +564,7 @@ def render_svg(
     if focus:
         near = {score.home, *board.states[score.home].neighbors, *score.states}
         shown = [state for state in shown if state in near]
-    centres = {state: _centre(cells[state]) for state in shown}
+    centres = {state: cell_centre(cells[state]) for state in shown}
     xs = [x for x, _ in centres.values()]
     ys = [y for _, y in centres.values()]
     margin = MARGIN if legend else BARE_MARGIN
@@ -599,13 +606,37 @@ def render_svg(
     if legend:
         height += LEGEND_ROW * rows + 20 * len(caption_lines) + MARGIN + 8
 
-    svg = _svg_root(left, top, width, height)
+    svg = svg_root(left, top, width, height)
     ET.SubElement(
         svg, "title"
     ).text = f"Region diagram for {explanation.player} on {board.name}: {words}"
     _patterns(ET.SubElement(svg, "defs"))
-    _background(svg, left, top, width, height)
-    for row, line in enumerate(title_lines):
+    draw_background(svg, left, top, width, height)
+    _draw_heading(svg, title_lines, left, top)
+    _draw_tiles(svg, explanation, board, shown, centres)
+    shown_cells = {state: cells[state] for state in shown}
+    routes = bridge_routes(shown_cells, bridges, walls)
+    draw_exceptions(
+        svg,
+        board,
+        shown_cells,
+        routes,
+        walls,
+        between=lambda: _draw_links(svg, explanation, cells, shown_cells, routes),
+    )
+    _draw_labels(svg, explanation, board, shown, centres)
+    if legend:
+        key = ET.SubElement(svg, "g", {"class": "legend", "font-size": "12"})
+        rows_of = (present, link_kinds, kinds, notes)
+        _draw_legend(key, explanation, rows_of, left + MARGIN, legend_top)
+        _draw_caption(svg, caption_lines, left + MARGIN, legend_top + rows * LEGEND_ROW + 16)
+    ET.indent(svg)
+    return ET.tostring(svg, encoding="unicode") + "\n"
+
+
+def _draw_heading(svg: ET.Element, lines: list[str], left: float, top: float) -> None:
+    """The diagram's heading (the player and their score), line by line."""
+    for row, line in enumerate(lines):
         ET.SubElement(
             svg,
             "text",
@@ -615,6 +646,15 @@ def render_svg(
             **{"font-size": "15", "font-weight": "bold"},
         ).text = line
 
+
+def _draw_tiles(
+    svg: ET.Element,
+    explanation: Explanation,
+    board: Board,
+    shown: list[str],
+    centres: dict[str, tuple[float, float]],
+) -> None:
+    """A tile a shown state: its hexagon, coloured by role, and its tooltip."""
     holders = {
         state: player.name
         for player in explanation.report.players
@@ -636,7 +676,7 @@ def render_svg(
             tile,
             "polygon",
             {
-                "points": _hexagon(x, y),
+                "points": hex_points(x, y),
                 "fill": _fill(role),
                 "stroke": "#555555",
                 "stroke-width": "1",
@@ -645,103 +685,122 @@ def render_svg(
         if "×" in tile_label(state, explanation.worth, board):
             tile.set("data-value", "multiplied")
 
-    shown_cells = {state: cells[state] for state in shown}
-    routes = bridge_routes(shown_cells, bridges, walls)
+
+def _draw_links(
+    svg: ET.Element,
+    explanation: Explanation,
+    cells: dict[str, Cell],
+    shown_cells: dict[str, Cell],
+    routes: dict[Pair, list[tuple[float, float]]],
+) -> None:
+    """The explanation's links between shown states (drawn between the
+    bridges and the walls, :func:`draw_exceptions`)."""
     drawn = list(shown_cells.values())
-
-    def draw_links() -> None:
-        lines = ET.SubElement(
-            svg, "g", {"class": "links", "fill": "none", "stroke-linecap": "round"}
+    lines = ET.SubElement(svg, "g", {"class": "links", "fill": "none", "stroke-linecap": "round"})
+    for link in explanation.links:
+        if link.start not in shown_cells or link.end not in shown_cells:
+            continue
+        points = _along(routes, link.start, link.end) or route(
+            cells[link.start], cells[link.end], drawn
         )
-        for link in explanation.links:
-            if link.start not in centres or link.end not in centres:
-                continue
-            points = _along(routes, link.start, link.end) or route(
-                cells[link.start], cells[link.end], drawn
-            )
-            attributes = {
-                "class": f"link {link.kind}",
-                "data-from": link.start,
-                "data-to": link.end,
-                "data-link": link.kind,
+        attributes = {
+            "class": f"link {link.kind}",
+            "data-from": link.start,
+            "data-to": link.end,
+            "data-link": link.kind,
+        }
+        style = LINK_STYLE[link.kind]
+        casing = {**LINK_CASING, "stroke-width": f"{float(style['stroke-width']) + 3:g}"}
+        if len(points) == 2:
+            (x1, y1), (x2, y2) = points
+            place = {"x1": f"{x1:.1f}", "y1": f"{y1:.1f}", "x2": f"{x2:.1f}", "y2": f"{y2:.1f}"}
+            ET.SubElement(lines, "line", {**place, **casing})
+            ET.SubElement(lines, "line", {**attributes, **place, **style})
+        else:
+            line = {
+                "points": " ".join(f"{px:.1f},{py:.1f}" for px, py in points),
+                "stroke-linejoin": "round",
             }
-            style = LINK_STYLE[link.kind]
-            casing = {**LINK_CASING, "stroke-width": f"{float(style['stroke-width']) + 3:g}"}
-            if len(points) == 2:
-                (x1, y1), (x2, y2) = points
-                place = {"x1": f"{x1:.1f}", "y1": f"{y1:.1f}", "x2": f"{x2:.1f}", "y2": f"{y2:.1f}"}
-                ET.SubElement(lines, "line", {**place, **casing})
-                ET.SubElement(lines, "line", {**attributes, **place, **style})
-            else:
-                line = {
-                    "points": " ".join(f"{px:.1f},{py:.1f}" for px, py in points),
-                    "stroke-linejoin": "round",
-                }
-                ET.SubElement(lines, "polyline", {**attributes, **line, **style})
+            ET.SubElement(lines, "polyline", {**attributes, **line, **style})
 
-    draw_exceptions(svg, board, shown_cells, routes, walls, between=draw_links)
-    # The labels last, over the links that run from centre to centre.
-    # (a click on a label is a click on its tile: the serve page's tiles are buttons)
+
+def _draw_labels(
+    svg: ET.Element,
+    explanation: Explanation,
+    board: Board,
+    shown: list[str],
+    centres: dict[str, tuple[float, float]],
+) -> None:
+    """The tiles' labels, drawn last, over the links that run from centre to
+    centre (a click on a label is a click on its tile: the serve page's
+    tiles are buttons)."""
     labels = ET.SubElement(svg, "g", {"class": "labels", "pointer-events": "none"})
     for state in shown:
         role = explanation.roles[state]
         x, y = centres[state]
         label = ET.SubElement(labels, "g", {"class": "label", "data-label": state})
         words = tile_label(state, explanation.worth, board)
-        _tile_text(label, x, y, STYLE[role][1], state, words, halo=STYLE[role][0])
-    if not legend:
-        ET.indent(svg)
-        return ET.tostring(svg, encoding="unicode") + "\n"
+        tile_text(label, x, y, STYLE[role][1], state, words, halo=STYLE[role][0])
 
-    key = ET.SubElement(svg, "g", {"class": "legend", "font-size": "12"})
+
+def _draw_legend(
+    key: ET.Element,
+    explanation: Explanation,
+    rows_of: tuple[list[str], list[str], list[str], list[str]],
+    x: float,
+    top: float,
+) -> None:
+    """The legend, a row a mark: the roles present, the kinds of link, the
+    exceptions (bridges, walls), then the notes on tile values."""
+    present, link_kinds, kinds, notes = rows_of
     for row, role in enumerate(present):
-        y = legend_top + row * LEGEND_ROW
+        y = top + row * LEGEND_ROW
         item = ET.SubElement(key, "g", {"class": "legend-item", "data-role": role})
         ET.SubElement(
             item,
             "rect",
-            x=f"{left + MARGIN:.1f}",
+            x=f"{x:.1f}",
             y=f"{y:.1f}",
             width="16",
             height="16",
             fill=_fill(role),
             stroke="#555555",
         )
-        ET.SubElement(
-            item, "text", x=f"{left + MARGIN + 24:.1f}", y=f"{y + 12.5:.1f}"
-        ).text = legend_label(role, explanation)
+        ET.SubElement(item, "text", x=f"{x + 24:.1f}", y=f"{y + 12.5:.1f}").text = legend_label(
+            role, explanation
+        )
     for row, kind in enumerate(link_kinds, start=len(present)):
-        y = legend_top + row * LEGEND_ROW
+        y = top + row * LEGEND_ROW
         item = ET.SubElement(key, "g", {"class": "legend-link", "data-link-kind": kind})
-        link_sample(item, kind, left + MARGIN, y)
-        ET.SubElement(
-            item, "text", x=f"{left + MARGIN + 24:.1f}", y=f"{y + 12.5:.1f}"
-        ).text = LINK_WORDS[kind]
+        link_sample(item, kind, x, y)
+        ET.SubElement(item, "text", x=f"{x + 24:.1f}", y=f"{y + 12.5:.1f}").text = LINK_WORDS[kind]
     for row, kind in enumerate(kinds, start=len(present) + len(link_kinds)):
-        y = legend_top + row * LEGEND_ROW
+        y = top + row * LEGEND_ROW
         item = ET.SubElement(key, "g", {"class": "legend-exception", "data-exception": kind})
-        exception_sample(item, kind, left + MARGIN, y)
-        ET.SubElement(
-            item, "text", x=f"{left + MARGIN + 24:.1f}", y=f"{y + 12.5:.1f}"
-        ).text = EXCEPTION_WORDS[kind]
+        exception_sample(item, kind, x, y)
+        ET.SubElement(item, "text", x=f"{x + 24:.1f}", y=f"{y + 12.5:.1f}").text = EXCEPTION_WORDS[
+            kind
+        ]
     for row, note in enumerate(notes, start=len(present) + len(link_kinds) + len(kinds)):
-        y = legend_top + row * LEGEND_ROW
+        y = top + row * LEGEND_ROW
         ET.SubElement(
-            key, "text", {"class": "legend-note"}, x=f"{left + MARGIN:.1f}", y=f"{y + 12.5:.1f}"
+            key, "text", {"class": "legend-note"}, x=f"{x:.1f}", y=f"{y + 12.5:.1f}"
         ).text = note
-    for row, line in enumerate(caption_lines):
+
+
+def _draw_caption(svg: ET.Element, lines: list[str], x: float, top: float) -> None:
+    """The caption under the legend (what the diagram shows, in words)."""
+    for row, line in enumerate(lines):
         ET.SubElement(
             svg,
             "text",
             {
                 "class": "caption",
-                "x": f"{left + MARGIN:.1f}",
-                "y": f"{legend_top + rows * LEGEND_ROW + 16 + 20 * row:.1f}",
+                "x": f"{x:.1f}",
+                "y": f"{top + 20 * row:.1f}",
                 "font-size": "14",
             },
         ).text = line
-    ET.indent(svg)
-    return ET.tostring(svg, encoding="unicode") + "\n"
 
 
 #: Every mark a region diagram draws, in a legend's order: the tiles' roles,

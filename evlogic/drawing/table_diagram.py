@@ -17,18 +17,18 @@ from evlogic.drawing.diagram import (
     EXCEPTION_WORDS,
     MARGIN,
     RADIUS,
-    _background,
-    _centre,
-    _corners,
-    _hexagon,
-    _key,
-    _svg_root,
-    _tile_text,
     bridge_routes,
+    cell_centre,
+    corner_key,
+    draw_background,
     draw_exceptions,
     exception_sample,
     exceptions,
+    hex_corners,
+    hex_points,
+    svg_root,
     tile_label,
+    tile_text,
     value_notes,
 )
 from evlogic.drawing.layout import around, board_layout
@@ -99,13 +99,7 @@ def render_table_svg(
         raise ValueError(f"--all draws up to {len(PLAYER_STYLES)} players")
     cells = board_layout(board)
     states = sorted(board.states)
-    centres = {state: _centre(cells[state]) for state in states}
-    owner: dict[str, int] = {}
-    homes: set[str] = set()
-    for index, player in enumerate(report.players):
-        homes.add(player.home)
-        for state in (player.home, *player.states):
-            owner[state] = index
+    centres = {state: cell_centre(cells[state]) for state in states}
     xs = [x for x, _ in centres.values()]
     ys = [y for _, y in centres.values()]
     map_width = max(xs) - min(xs) + 2 * (RADIUS + MARGIN)
@@ -125,7 +119,7 @@ def render_table_svg(
     key_rows = len(kinds) + len(notes)
     height = table_top - top + ROW * (len(report.players) + 3 + key_rows) + MARGIN
 
-    svg = _svg_root(left, top, width, height)
+    svg = svg_root(left, top, width, height)
     where = (
         "final"
         if report.final
@@ -136,7 +130,7 @@ def render_table_svg(
         svg, "title"
     ).text = f"The whole table on {board.name}, {report.rules} rules: {where}; winner {winners}"
     _owner_patterns(ET.SubElement(svg, "defs"))
-    _background(svg, left, top, width, height)
+    draw_background(svg, left, top, width, height)
     ET.SubElement(
         svg,
         "text",
@@ -146,9 +140,42 @@ def render_table_svg(
         **{"font-size": "15", "font-weight": "bold"},
     ).text = f"{board.name}, {report.rules} rules: {where}"
 
+    _draw_tiles(svg, report, board, worth, centres)
+    _draw_region_outlines(svg, report, centres)
+
+    outline = [
+        (cells[state], cell)
+        for player in report.players
+        for state in player.region
+        for cell in around(cells[state])
+        if cell not in {cells[other] for other in player.region}
+    ]
+    draw_exceptions(svg, board, cells, bridge_routes(cells, bridges, walls, outline), walls)
+    key_top = _score_table(svg, report, left + MARGIN, table_top)
+    legend = ET.SubElement(svg, "g", {"class": "legend", "font-size": "12"})
+    _draw_key(legend, kinds, notes, left + MARGIN, key_top)
+    ET.indent(svg)
+    return ET.tostring(svg, encoding="unicode") + "\n"
+
+
+def _draw_tiles(
+    svg: ET.Element,
+    report: ScoreReport,
+    board: Board,
+    worth: dict[str, tuple[int, int]],
+    centres: dict[str, _Point],
+) -> None:
+    """A tile a state, in its holder's colour (homes ringed), with its label
+    and a tooltip."""
+    owner: dict[str, int] = {}
+    homes: set[str] = set()
+    for index, player in enumerate(report.players):
+        homes.add(player.home)
+        for state in (player.home, *player.states):
+            owner[state] = index
     regions = {state: index for index, p in enumerate(report.players) for state in p.region}
     tiles = ET.SubElement(svg, "g", {"class": "tiles"})
-    for state in states:
+    for state in sorted(board.states):
         info = board.states[state]
         x, y = centres[state]
         holder = owner.get(state)
@@ -164,7 +191,7 @@ def render_table_svg(
             tile,
             "polygon",
             {
-                "points": _hexagon(x, y),
+                "points": hex_points(x, y),
                 "fill": UNCLAIMED[0] if holder is None else _owner_fill(holder),
                 "stroke": "#555555",
                 "stroke-width": "1",
@@ -172,14 +199,19 @@ def render_table_svg(
         )
         if state in homes:
             ring = [
-                (x + (cx - x) * HOME_INSET, y + (cy - y) * HOME_INSET) for cx, cy in _corners(x, y)
+                (x + (cx - x) * HOME_INSET, y + (cy - y) * HOME_INSET)
+                for cx, cy in hex_corners(x, y)
             ]
             points = " ".join(f"{cx:.1f},{cy:.1f}" for cx, cy in ring)
             ET.SubElement(tile, "polygon", {"class": "home-ring", "points": points, **HOME_RING})
         ink = UNCLAIMED[1] if holder is None else PLAYER_STYLES[holder][1]
         name = f"⌂ {state}" if state in homes else state
-        _tile_text(tile, x, y, ink, name, tile_label(state, worth, board))
+        tile_text(tile, x, y, ink, name, tile_label(state, worth, board))
 
+
+def _draw_region_outlines(svg: ET.Element, report: ScoreReport, centres: dict[str, _Point]) -> None:
+    """Each player's region outlined (the first player's solid, the others'
+    dashed): the edges of its tiles that no two of them share."""
     outlines = ET.SubElement(
         svg, "g", {"class": "regions", "fill": "none", "stroke-linecap": "round"}
     )
@@ -188,10 +220,10 @@ def render_table_svg(
             continue
         edges: dict[tuple[tuple[int, int], tuple[int, int]], tuple[_Point, _Point]] = {}
         for state in player.region:
-            ring = _corners(*centres[state])
+            ring = hex_corners(*centres[state])
             for i, corner in enumerate(ring):
                 other = ring[(i + 1) % 6]
-                low, high = sorted((_key(corner), _key(other)))
+                low, high = sorted((corner_key(corner), corner_key(other)))
                 key = (low, high)
                 if key in edges:
                     del edges[key]  # shared by two region tiles: inside
@@ -213,33 +245,25 @@ def render_table_svg(
             },
         )
 
-    outline = [
-        (cells[state], cell)
-        for player in report.players
-        for state in player.region
-        for cell in around(cells[state])
-        if cell not in {cells[other] for other in player.region}
-    ]
-    draw_exceptions(svg, board, cells, bridge_routes(cells, bridges, walls, outline), walls)
-    key_top = _score_table(svg, report, left + MARGIN, table_top)
-    legend = ET.SubElement(svg, "g", {"class": "legend", "font-size": "12"})
+
+def _draw_key(legend: ET.Element, kinds: list[str], notes: list[str], x: float, top: float) -> None:
+    """The key under the score table: the exceptions drawn, then the notes
+    on tile values."""
     for row, kind in enumerate(kinds):
-        y = key_top + row * ROW
+        y = top + row * ROW
         item = ET.SubElement(legend, "g", {"class": "legend-exception", "data-exception": kind})
-        exception_sample(item, kind, left + MARGIN, y)
-        ET.SubElement(
-            item, "text", x=f"{left + MARGIN + 22:.1f}", y=f"{y + 12.5:.1f}"
-        ).text = EXCEPTION_WORDS[kind]
+        exception_sample(item, kind, x, y)
+        ET.SubElement(item, "text", x=f"{x + 22:.1f}", y=f"{y + 12.5:.1f}").text = EXCEPTION_WORDS[
+            kind
+        ]
     for row, note in enumerate(notes, start=len(kinds)):
         ET.SubElement(
             legend,
             "text",
             {"class": "legend-note"},
-            x=f"{left + MARGIN:.1f}",
-            y=f"{key_top + row * ROW + 12.5:.1f}",
+            x=f"{x:.1f}",
+            y=f"{top + row * ROW + 12.5:.1f}",
         ).text = note
-    ET.indent(svg)
-    return ET.tostring(svg, encoding="unicode") + "\n"
 
 
 def homes_of(report: ScoreReport) -> set[str]:

@@ -21,10 +21,10 @@ import io
 import math
 import re
 from dataclasses import dataclass, field
-from importlib.resources import files
 from typing import Any
 
 from evlogic.loading.boards import Board
+from evlogic.reports.balance_words import MEAN_NAMES, difference_text, figure_name, percent, rate
 
 #: Okabe-Ito colours (safe for colour-blind readers), one a seat or rule set.
 PALETTE = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#f0e442", "#000000")
@@ -66,24 +66,8 @@ STYLE: Any = {  # (matplotlib types rcParams keys as literals)
 #: A table cell without a figure.
 NOTHING = "\N{EN DASH}"
 
-MEAN_NAMES = {
-    "face_ev": "Face EV",
-    "region_size": "Region size (states)",
-    "region_bonus": "Regional bonus",
-    "siege_penalty": "Siege penalty",
-    "total": "Total",
-}
-
 
 # --- numbers as the page writes them ------------------------------------------------
-
-
-def percent(value: float) -> str:
-    return f"{100 * value:.1f}%"
-
-
-def rate(entry: dict[str, Any]) -> str:
-    return f"{percent(entry['rate'])} [{percent(entry['low'])}, {percent(entry['high'])}]"
 
 
 def interval(entry: dict[str, Any], key: str = "value") -> str:
@@ -110,7 +94,10 @@ class Chart:
         return {"title": self.title, "description": self.description, "svg": self.svg}
 
 
-def _figure(width: float, height: float) -> Any:
+def new_figure(width: float, height: float) -> Any:
+    """A blank matplotlib figure ``width`` by ``height`` inches on an Agg
+    canvas, laid out by matplotlib (every chart of the report pages starts
+    here; draw it under ``matplotlib.rc_context(STYLE)``)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -119,7 +106,7 @@ def _figure(width: float, height: float) -> Any:
     return figure
 
 
-def _svg(figure: Any, prefix: str, title: str, description: str) -> Chart:
+def inline_svg(figure: Any, prefix: str, title: str, description: str) -> Chart:
     """``figure`` as an SVG element to inline in a page: no XML prologue nor
     metadata (which names web addresses), ids prefixed (several charts share
     one page), a title and a description for screen readers."""
@@ -168,7 +155,7 @@ def seat_chart(report: dict[str, Any], prefix: str = "seats-") -> Chart:
     seats = report["players"]
     fair = 1 / seats
     with matplotlib.rc_context(STYLE):
-        figure = _figure(max(5.5, 1.4 + len(sets) * (0.42 * seats + 0.5)), 3.6)
+        figure = new_figure(max(5.5, 1.4 + len(sets) * (0.42 * seats + 0.5)), 3.6)
         axes = figure.add_subplot()
         width = 0.82 / seats
         highest = fair
@@ -222,7 +209,7 @@ def seat_chart(report: dict[str, Any], prefix: str = "seats-") -> Chart:
         + ", ".join(f"seat {entry['seat']} {rate(entry)}" for entry in rule_set["seat_win_rate"])
         for rule_set in sets
     )
-    return _svg(
+    return inline_svg(
         figure,
         prefix,
         title,
@@ -240,7 +227,7 @@ def totals_chart(report: dict[str, Any], prefix: str = "totals-") -> Chart:
     sets = report["rule_sets"]
     everything = [row["total"] for rule_set in sets for row in rule_set.get("total_counts", [])]
     with matplotlib.rc_context(STYLE):
-        figure = _figure(9.0, 3.4)
+        figure = new_figure(9.0, 3.4)
         panels = figure.subplots(1, 2, sharex=True)
         if not everything:
             for axes in panels:
@@ -289,7 +276,7 @@ def totals_chart(report: dict[str, Any], prefix: str = "totals-") -> Chart:
         f"{rule_set['rules']}: mean total {interval(rule_set['mean']['total'])}"
         for rule_set in sets
     )
-    return _svg(
+    return inline_svg(
         figure,
         prefix,
         "Distribution of final totals, every player's and the winners'",
@@ -298,11 +285,11 @@ def totals_chart(report: dict[str, Any], prefix: str = "totals-") -> Chart:
 
 
 def _centres(board: Board) -> dict[str, tuple[float, float]]:
-    from evlogic.drawing.diagram import _centre
+    from evlogic.drawing.diagram import cell_centre
     from evlogic.drawing.layout import board_layout
 
     cells = board_layout(board)
-    return {state: _centre(cells[state]) for state in sorted(board.states)}
+    return {state: cell_centre(cells[state]) for state in sorted(board.states)}
 
 
 def _ink(colour: tuple[float, ...]) -> str:
@@ -352,7 +339,7 @@ def hex_map(board: Board, shown: HexMap, prefix: str, title: str, description: s
     with matplotlib.rc_context(STYLE):
         colours = matplotlib.colormaps[shown.scale]
         norm = Normalize(shown.low, shown.high)
-        figure = _figure(max(4.8, across * TILE_INCHES), down * TILE_INCHES + 1.25)
+        figure = new_figure(max(4.8, across * TILE_INCHES), down * TILE_INCHES + 1.25)
         axes = figure.add_subplot()
         for state, (x, y) in centres.items():
             value = shown.values.get(state)
@@ -422,7 +409,7 @@ def hex_map(board: Board, shown: HexMap, prefix: str, title: str, description: s
             fontsize=8,
             ncols=len(handles),
         )
-    return _svg(figure, prefix, title, description)
+    return inline_svg(figure, prefix, title, description)
 
 
 def _scale_top(values: list[float], at_least: float) -> float:
@@ -631,12 +618,8 @@ def _tables(report: dict[str, Any]) -> dict[str, Any]:
             ["Figure", "Difference", "Significant"],
             [
                 [
-                    _figure_name(figure),
-                    (
-                        f"{figure['difference']:+.2f} [{figure['low']:+.2f}, {figure['high']:+.2f}]"
-                        if figure["figure"] == "mean"
-                        else points(figure, "difference")
-                    ),
+                    figure_name(figure, long=True),
+                    difference_text(figure),
                     "yes" if figure["significant"] else "no",
                 ]
                 for figure in difference["figures"]
@@ -656,40 +639,33 @@ def _tables(report: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _figure_name(figure: dict[str, Any]) -> str:
-    if figure["figure"] == "seat_win_rate":
-        return f"Seat {figure['seat']} win rate"
-    if figure["figure"] == "agent_win_rate":
-        return f"{figure['agent']} win rate"
-    if figure["figure"] == "mean":
-        return f"Mean {MEAN_NAMES[figure['of']][0].lower()}{MEAN_NAMES[figure['of']][1:]}"
-    name = str(figure["figure"])
-    return {"bonus_decides": "Bonus decides", "siege_decides": "Siege decides"}.get(
-        name, name.replace("_", " ")
-    )
-
-
 # --- the page ----------------------------------------------------------------------
 
 
 def balance_page(report: dict[str, Any], board: Board, charts: dict[str, Any] | None = None) -> str:
     """The page (HTML text; the same report gives the same bytes); ``charts``:
     :func:`balance_charts`'s, when they are drawn already."""
-    from jinja2 import Environment, StrictUndefined
+    from evlogic.pages.environment import environment
+
+    template = environment().get_template("balance.html.j2")
+    return template.render(balance_context(report, board, charts))
+
+
+def balance_context(
+    report: dict[str, Any], board: Board, charts: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """What balance.html.j2 fills its blocks from (the tune page fills the
+    best candidate's body from it too)."""
     from markupsafe import Markup
 
-    template = (files("evlogic.templates") / "balance.html.j2").read_text("utf-8")
-    environment = Environment(
-        autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True
-    )
     charts = charts if charts is not None else balance_charts(report, board)
     agents = report["agents"]
-    return environment.from_string(template).render(
-        report=report,
-        agents=agents[0] if len(set(agents)) == 1 else ", ".join(agents),
-        one_agent=len(set(agents)) == 1,
-        level=percent(report["level"]).replace(".0%", "%"),
-        charts=charts,
-        svg=lambda chart: Markup(chart["svg"]),
-        tables=_tables(report),
-    )
+    return {
+        "report": report,
+        "agents": agents[0] if len(set(agents)) == 1 else ", ".join(agents),
+        "one_agent": len(set(agents)) == 1,
+        "level": percent(report["level"]).replace(".0%", "%"),
+        "charts": charts,
+        "svg": lambda chart: Markup(chart["svg"]),
+        "tables": _tables(report),
+    }

@@ -10,12 +10,10 @@ Nothing is computed here but what drawing needs.
 
 from __future__ import annotations
 
-import re
-from importlib.resources import files
 from typing import Any
 
 from evlogic.loading.boards import Board
-from evlogic.pages.balance import PALETTE, STYLE, Chart, _figure, _svg, balance_page
+from evlogic.pages.balance import PALETTE, STYLE, Chart, balance_context, inline_svg, new_figure
 from evlogic.reports.balance import LEVEL, rule_set_figures
 
 
@@ -27,7 +25,7 @@ def front_chart(document: dict[str, Any], prefix: str = "front-") -> Chart:
     front = document["front"]
     best = document["best"]
     with matplotlib.rc_context(STYLE):
-        figure = _figure(6.0, 4.2)
+        figure = new_figure(6.0, 4.2)
         axes = figure.add_subplot()
         labels = [entry["rule_set"]["name"] for entry in front]
         if len(names) == 1:
@@ -84,15 +82,17 @@ def front_chart(document: dict[str, Any], prefix: str = "front-") -> Chart:
         )
         for entry in front
     )
-    return _svg(figure, prefix, title, description + ". The best is starred.")
+    return inline_svg(figure, prefix, title, description + ". The best is starred.")
 
 
 def tune_page(document: dict[str, Any], result: Any, board: Board) -> str:
-    """The page (HTML text)."""
-    from jinja2 import Environment, StrictUndefined
+    """The page (HTML text): tune.html.j2, which extends the balance page and
+    fills its body with the best candidate's balance report."""
     from markupsafe import Markup
 
-    best_style = best_body = ""
+    from evlogic.pages.environment import environment
+
+    best: dict[str, Any] = {}
     if document["front"]:
         contender = result.front[result.best]
         report = {
@@ -106,26 +106,16 @@ def tune_page(document: dict[str, Any], result: Any, board: Board) -> str:
             "rule_sets": [rule_set_figures(contender.tally, document["players"])],
             "differences": [],
         }
-        inner = balance_page(report, board)
-        best_style = _between(inner, "<style>", "</style>")
-        best_body = _between(inner, "<body>", "</body>", last=True)
+        best = balance_context(report, board)
     chart = front_chart(document) if document["front"] else None
-    template = (files("evlogic.templates") / "tune.html.j2").read_text("utf-8")
-    environment = Environment(
-        autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True
+    return (
+        environment()
+        .get_template("tune.html.j2")
+        .render(
+            best,
+            best=bool(best),
+            document=document,
+            chart=chart,
+            chart_svg=Markup(chart.svg) if chart else "",
+        )
     )
-    return environment.from_string(template).render(
-        document=document,
-        chart=chart,
-        chart_svg=Markup(chart.svg) if chart else "",
-        best_style=Markup(best_style),
-        best_body=Markup(best_body),
-    )
-
-
-def _between(text: str, start: str, end: str, last: bool = False) -> str:
-    """What lies between the first ``start`` and the first ``end`` after it
-    (``last``: the last ``end``; charts hold <style> elements of their own)."""
-    pattern = re.escape(start) + (r"(.*)" if last else r"(.*?)") + re.escape(end)
-    match = re.search(pattern, text, flags=re.S)
-    return match.group(1) if match else ""

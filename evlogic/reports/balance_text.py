@@ -4,13 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-
-def _percent(value: float) -> str:
-    return f"{100 * value:.1f}%"
-
-
-def _rate(entry: dict[str, Any]) -> str:
-    return f"{_percent(entry['rate'])} [{_percent(entry['low'])}, {_percent(entry['high'])}]"
+from evlogic.reports.balance_words import difference_text, figure_name, rate
+from evlogic.reports.render import columns
 
 
 def _number(value: float) -> str:
@@ -23,15 +18,7 @@ def _mean(entry: dict[str, Any], key: str = "value") -> str:
 
 
 def _table(rows: list[list[str]], right: set[int]) -> list[str]:
-    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
-    return [
-        "  "
-        + "  ".join(
-            cell.rjust(width) if column in right else cell.ljust(width)
-            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
-        ).rstrip()
-        for row in rows
-    ]
+    return ["  " + line for line in columns(rows, right)]
 
 
 def balance_to_text(report: dict[str, Any]) -> str:
@@ -45,7 +32,7 @@ def balance_to_text(report: dict[str, Any]) -> str:
     for rule_set in report["rule_sets"]:
         lines += ["", f"== {rule_set['rules']} ({rule_set['games']} games)", ""]
         rows = [["Seat", "Win rate"]] + [
-            [str(seat["seat"]), _rate(seat)] for seat in rule_set["seat_win_rate"]
+            [str(seat["seat"]), rate(seat)] for seat in rule_set["seat_win_rate"]
         ]
         lines += _table(rows, {0})
         first = rule_set["first_seat_advantage"]
@@ -54,8 +41,8 @@ def balance_to_text(report: dict[str, Any]) -> str:
             f"[{100 * first['low']:+.1f}, {100 * first['high']:+.1f}]"
         )
         lines.append("")
-        lines.append(f"  bonus decides the winner: {_rate(rule_set['bonus_decides'])}")
-        lines.append(f"  siege decides the winner: {_rate(rule_set['siege_decides'])}")
+        lines.append(f"  bonus decides the winner: {rate(rule_set['bonus_decides'])}")
+        lines.append(f"  siege decides the winner: {rate(rule_set['siege_decides'])}")
         lines.append("")
         rows = [["Mean", "Value"]] + [
             [name.replace("_", " "), _mean(entry)] for name, entry in rule_set["mean"].items()
@@ -64,14 +51,14 @@ def balance_to_text(report: dict[str, Any]) -> str:
         if len(rule_set["agent_win_rate"]) > 1:
             lines.append("")
             rows = [["Agent", "Win rate"]] + [
-                [entry["agent"], _rate(entry)] for entry in rule_set["agent_win_rate"]
+                [entry["agent"], rate(entry)] for entry in rule_set["agent_win_rate"]
             ]
             lines += _table(rows, set())
         marked = [home for home in rule_set["home_win_rate"] if home["verdict"]]
         lines.append("")
         if marked:
             rows = [["Home", "Games", "Win rate", ""]] + [
-                [home["home"], str(home["games"]), _rate(home), home["verdict"]]
+                [home["home"], str(home["games"]), rate(home), home["verdict"]]
                 for home in sorted(marked, key=lambda h: (-h["rate"], h["home"]))
             ]
             lines += _table(rows, {1})
@@ -94,26 +81,7 @@ def balance_to_text(report: dict[str, Any]) -> str:
         rows = [["Figure", "Difference", ""]]
         for figure in difference["figures"]:
             rows.append(
-                [_figure_name(figure), _difference(figure), "*" if figure["significant"] else ""]
+                [figure_name(figure), difference_text(figure), "*" if figure["significant"] else ""]
             )
         lines += _table(rows, set())
     return "\n".join(lines) + "\n"
-
-
-def _figure_name(figure: dict[str, Any]) -> str:
-    if figure["figure"] == "seat_win_rate":
-        return f"seat {figure['seat']} win rate"
-    if figure["figure"] == "agent_win_rate":
-        return f"{figure['agent']} win rate"
-    if figure["figure"] == "mean":
-        return f"mean {figure['of'].replace('_', ' ')}"
-    return str(figure["figure"]).replace("_", " ")
-
-
-def _difference(figure: dict[str, Any]) -> str:
-    if figure["figure"] == "mean":
-        return f"{figure['difference']:+.2f} [{figure['low']:+.2f}, {figure['high']:+.2f}]"
-    return (
-        f"{100 * figure['difference']:+.1f} points "
-        f"[{100 * figure['low']:+.1f}, {100 * figure['high']:+.1f}]"
-    )

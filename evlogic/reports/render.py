@@ -1,4 +1,5 @@
-"""Rendering: score reports as a text table or JSON."""
+"""Rendering: score reports as a text table or JSON, and :func:`columns`,
+the layout of every text table evlogic prints."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from evlogic.errors import escaped
 from evlogic.reports.report import PlayerScore, ScoreReport
 
 if TYPE_CHECKING:  # only for annotations: keeps `evlogic score` start-up lean
+    from collections.abc import Collection, Sequence
+
     from evlogic.loading.boards import Board
     from evlogic.loading.rulesets import RuleSet
     from evlogic.reports.boardreport import BoardReport
@@ -67,16 +70,26 @@ HEADER = [
 NUMERIC = {2, 3, 5, 7, 8, 9}
 
 
-def _table(rows: list[list[str]]) -> list[str]:
+def columns(
+    rows: Sequence[Sequence[str]], right: Collection[int] = (), *, strip: bool = True
+) -> list[str]:
+    """Every text table evlogic prints: ``rows`` (the header first) as lines
+    of cells padded to their column's width, two spaces apart; the columns
+    numbered in ``right`` flush right, the others flush left; ``strip``: no
+    trailing spaces."""
     widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
     lines = []
     for row in rows:
-        cells = [
-            cell.rjust(width) if column in NUMERIC else cell.ljust(width)
-            for column, (cell, width) in enumerate(zip(row, widths, strict=False))
-        ]
-        lines.append("  ".join(cells).rstrip())
+        line = "  ".join(
+            cell.rjust(width) if column in right else cell.ljust(width)
+            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
+        )
+        lines.append(line.rstrip() if strip else line)
     return lines
+
+
+def _table(rows: list[list[str]]) -> list[str]:
+    return columns(rows, NUMERIC)
 
 
 def to_text(report: ScoreReport) -> str:
@@ -185,12 +198,7 @@ def stats_to_text(stats: BatchStats) -> str:
         ]
         for h in stats.homes
     ]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
-    for row in rows:
-        cells = [row[0].ljust(widths[0])] + [
-            c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
-        ]
-        lines.append("  ".join(cells))
+    lines += columns(rows, range(1, len(header)), strip=False)
     lines.append("")
     lines.append("Wins: a tie between k winners counts 1/k for each.")
     return "\n".join(lines) + "\n"
@@ -249,12 +257,8 @@ def board_report_to_text(report: BoardReport) -> str:
         ]
         for home in report.homes
     ]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     lines = [f"{report.board}, {report.rules} rules: what each home can reach", ""]
-    for row in rows:
-        cells = [row[0].ljust(widths[0])]
-        cells += [cell.rjust(width) for cell, width in zip(row[1:-1], widths[1:-1], strict=True)]
-        lines.append("  ".join([*cells, row[-1]]).rstrip())
+    lines += columns(rows, range(1, len(header) - 1))
     never = [home.state for home in report.homes if not home.can_earn_bonus]
     lines += [
         "",
@@ -348,12 +352,9 @@ def board_to_text(board: Board) -> str:
                 " ".join(state.neighbors) or "-",
             ]
         )
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = [
         f"{board.name}: {len(board.states)} states, the game ends when {board.game_end} are won"
     ]
     lines.append("")
-    for row in rows:
-        cells = [row[i].rjust(widths[i]) if i == 2 else row[i].ljust(widths[i]) for i in range(5)]
-        lines.append("  ".join(cells).rstrip())
+    lines += columns(rows, {2})
     return "\n".join(lines) + "\n"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from evlogic.loading.rulesets import RuleSet, bundled_rule_sets, load_rule_set
+from evlogic.reports.render import columns
 from evlogic.resources import display_path
 
 
@@ -76,9 +77,4 @@ def rules_to_text(rule_sets: list[RuleSetNumbers]) -> str:
                 "the board's" if rules.game_end is None else str(rules.game_end),
             )
         )
-    widths = [max(len(row[column]) for row in rows) for column in range(len(header))]
-    lines = [
-        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
-        for row in rows
-    ]
-    return "\n".join(lines) + "\n"
+    return "\n".join(columns(rows)) + "\n"

@@ -12,7 +12,7 @@ from pathlib import Path
 import yaml
 
 from evlogic.loading.rulesets import bundled_rule_sets
-from evlogic.reports.render import json_text, to_text
+from evlogic.reports.render import columns, json_text, to_text
 from evlogic.resources import bundled_boards, display_path
 from evlogic.simulation.engine import PlayedGame
 
@@ -72,13 +72,7 @@ def play_to_text(game: PlayedGame) -> str:
         ]
         for move in game.moves
     ]
-    widths = [max(len(row[c]) for row in rows) for c in range(len(header))]
-    for row in rows:
-        cells = [
-            cell.ljust(width) if column in (1, 2) else cell.rjust(width)
-            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
-        ]
-        lines.append("  ".join(cells).rstrip())
+    lines += columns(rows, set(range(len(header))) - {1, 2})
     if not game.moves:
         lines.append("(no moves: the game had already ended)")
     lines.append("")
