@@ -67,7 +67,7 @@ class _Slot(Generic[R]):
     parts: dict[tuple[int, ...], R] = field(default_factory=dict)
 
 
-def ordered_map(
+def ordered_map(  # noqa: PLR0913 (keyword-only options of one map, each defaulted)
     function: Callable[..., R],
     items: Iterable[T],
     args: tuple[Any, ...] = (),
