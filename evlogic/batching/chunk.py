@@ -17,6 +17,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
+from typing import Any
 
 from evlogic.asp.compiled import tables as compiled_tables
 from evlogic.asp.compiled.chunk import ground_chunk, pack
@@ -42,6 +43,10 @@ from evlogic.loading.jsonlines import Line
 from evlogic.loading.rulesets import RuleSet
 from evlogic.loading.yamlfile import is_unicode
 from evlogic.reports.report import Atoms, atoms_by_position, decode
+
+#: A report line as JSON: a game's report (score --format json plus "line")
+#: or its error.
+JsonObject = dict[str, Any]
 
 
 def score_chunk(chunk: list[Line], options: BatchOptions) -> tuple[str, int, int]:
@@ -110,7 +115,7 @@ def _score_chunk(chunk: list[Line], options: BatchOptions) -> tuple[str, int, in
 
 def _score_games(
     board: Board, rules: RuleSet, games: list[tuple[int, Game]], options: BatchOptions
-) -> dict[int, dict]:
+) -> dict[int, JsonObject]:
     """Positions on one board under one rule set, in one grounding.  When
     that fails unexpectedly (out of memory, say), each half is scored on
     its own, down to the line at fault."""
@@ -137,7 +142,7 @@ def _score_games(
     }
 
 
-def _decoded(atoms: Atoms, game: Game, number: int) -> dict:
+def _decoded(atoms: Atoms, game: Game, number: int) -> JsonObject:
     """The report of line ``number``, or its error when the rules refuse the
     position (past its game end, a figure past 2^31): that line's alone."""
     try:
@@ -190,7 +195,7 @@ def _past_game_end_line(
     return json_line({"line": number, "error": str(error)})
 
 
-def _unexpected(number: int, error: BaseException, options: BatchOptions) -> dict:
+def _unexpected(number: int, error: BaseException, options: BatchOptions) -> JsonObject:
     """A line's error for what no check foresaw: one line, no traceback."""
     if isinstance(error, MemoryError):
         message = f"ran out of memory scoring this line{limit_note()}"
@@ -203,7 +208,7 @@ def _unexpected(number: int, error: BaseException, options: BatchOptions) -> dic
 _ERROR_LINE = re.compile(r'\{"line": \d+, "error"')
 
 
-def json_line(result: dict) -> str:
+def json_line(result: JsonObject) -> str:
     """One output line; UTF-8 as is, but a lone surrogate (a JSON escape in the
     input, quoted back in an error) stays escaped, so the line can be written."""
     line = json.dumps(result, ensure_ascii=False)

@@ -19,23 +19,24 @@ worker when scoring raised, line by line in fresh workers when the worker
 died or ran past the time limit.
 
 This module runs the chunks (in this process, on worker processes, on a
-Dask cluster) and writes their results in order; evlogic.batching.chunk scores
-one chunk, evlogic.batching.reading reads one line; evlogic.signals ends a
-batch on SIGTERM as on Ctrl-C.
+Dask cluster: evlogic.batching.fanout maps them) and writes their results in
+order; evlogic.batching.chunk scores one chunk, evlogic.batching.reading
+reads one line; evlogic.signals ends a batch on SIGTERM as on Ctrl-C.
 """
 
 from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Callable, Generator, Hashable, Iterable, Iterator
-from contextlib import ExitStack, closing, contextmanager, suppress
-from dataclasses import dataclass, field
-from typing import Any, Protocol, TextIO
+from collections.abc import Generator, Iterable, Iterator
+from contextlib import ExitStack, closing, suppress
+from dataclasses import dataclass
+from typing import TextIO
 
 import clingo
 
 from evlogic.batching.chunk import json_line, score_chunk
+from evlogic.batching.fanout import Pool, Progress, Split, dask_pool, ordered_map
 from evlogic.batching.reading import BatchOptions, note_memory_limit
 from evlogic.batching.workers import Lost, Workers, WorkersFailed
 from evlogic.errors import InputError
@@ -100,7 +101,7 @@ def run_batch(
     options: BatchOptions,
     jobs: int | None = None,
     dask_address: str | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: Progress | None = None,
     chunk_size: int = CHUNK_SIZE,
     limits: Limits | None = None,
 ) -> int:
@@ -112,9 +113,9 @@ def run_batch(
 
 
 def write_batch(
-    results: Iterable[tuple[str, int, int]],
+    results: Iterable[Scored],
     out: TextIO,
-    progress: Callable[[int], None] | None = None,
+    progress: Progress | None = None,
 ) -> int:
     """Write each chunk's text of ``results`` whole (:func:`_write_whole`),
     counting ``progress``; returns the number of failed lines.  Output goes
@@ -136,7 +137,7 @@ def batch_results(
     dask_address: str | None = None,
     chunk_size: int = CHUNK_SIZE,
     limits: Limits | None = None,
-) -> Generator[tuple[str, int, int], None, None]:
+) -> Generator[Scored, None, None]:
     """Score every line: each chunk's output text (its JSON lines), its
     number of failed lines and of lines, in input order (lazily: a chunk is
     scored as the ones before it are taken).
@@ -150,11 +151,10 @@ def batch_results(
     pieces = chunks(lines, chunk_size)
     limits = limits or Limits()
     with ExitStack() as stack:
+        results: Iterator[Scored]
         if dask_address is not None:
-            client = stack.enter_context(_dask_client(dask_address))
-            runner: _Runner = _DaskRunner(client)
-            window = 4 * max(1, _dask_workers(client))
-            results = _in_order(runner, pieces, options, window)
+            dask = stack.enter_context(dask_pool(dask_address))
+            results = _in_order(dask, pieces, options, window=4 * dask.workers())
         elif jobs is not None:
             workers = stack.enter_context(
                 Workers(
@@ -173,7 +173,7 @@ def batch_results(
             )
             results = _in_order(workers, pieces, options, window=2 * jobs)
         else:
-            results = (score_chunk(chunk, options) for chunk in pieces)
+            results = ordered_map(score_chunk, pieces, (options,))
         try:
             yield from results
         except WorkersFailed as error:
@@ -213,142 +213,39 @@ def _start_worker(memory_mb: int | None) -> None:
     note_memory_limit(memory_mb)
 
 
-class _Runner(Protocol):
-    def submit(self, key: Hashable, function: Callable[..., Any], *args: Any, first: bool) -> None:
-        """Queue a task; ``first`` runs it before the others."""
-
-    def next_result(self) -> tuple[Hashable, Any]:
-        """The next task done: its key, its result or a Lost."""
-
-
-@dataclass
-class _Pending:
-    """A chunk in flight: its pieces' results, by their first line number
-    (one piece, until a lost piece is split)."""
-
-    count: int  # lines in the chunk
-    parts: dict[int, tuple[str, int, int]] = field(default_factory=dict)
-
-    def done(self) -> bool:
-        return sum(count for _, _, count in self.parts.values()) == self.count
-
-    def joined(self) -> tuple[str, int, int]:
-        ordered = [self.parts[first] for first in sorted(self.parts)]
-        return (
-            "".join(text for text, _, _ in ordered),
-            sum(failed for _, failed, _ in ordered),
-            self.count,
-        )
+#: A chunk's result: its report lines, how many failed, how many lines.
+Scored = tuple[str, int, int]
 
 
 def _in_order(
-    runner: _Runner, pieces: Iterable[list[Line]], options: BatchOptions, window: int
-) -> Iterator[tuple[str, int, int]]:
+    pool: Pool, pieces: Iterable[list[Line]], options: BatchOptions, window: int
+) -> Iterator[Scored]:
     """Chunk results in input order, at most ``window`` chunks in flight.
 
     A piece of a chunk whose worker died is scored again in ``SPLIT``
     smaller pieces, and one that ran out of time line by line, ahead of
     the chunks waiting; so only the line at fault is lost, as its error.
     """
-    numbered_pieces = enumerate(pieces)
-    flight: dict[int, _Pending] = {}
-    lines_of: dict[tuple[int, int], list[Line]] = {}
 
-    def submit(index: int, piece: list[Line], first: bool) -> None:
-        key = (index, piece[0][0])
-        lines_of[key] = piece
-        runner.submit(key, score_chunk, piece, options, first=first)
+    def recover(piece: list[Line], lost: Lost) -> Scored | Split[list[Line]]:
+        if len(piece) == 1:
+            return _lost(piece[0][0], lost, options)
+        size = 1 if lost.timed_out else -(-len(piece) // SPLIT)
+        return Split([piece[start : start + size] for start in range(0, len(piece), size)])
 
-    next_out = 0
-    more = True
-    while True:
-        while more and len(flight) < window:
-            item = next(numbered_pieces, None)
-            if item is None:
-                more = False
-                break
-            index, piece = item
-            flight[index] = _Pending(len(piece))
-            submit(index, piece, first=False)
-        while next_out in flight and flight[next_out].done():
-            yield flight.pop(next_out).joined()
-            next_out += 1
-        if not flight:
-            if more:  # every chunk in flight was done: take in more
-                continue
-            return
-        key, result = runner.next_result()
-        assert isinstance(key, tuple)  # the (index, first line) submit gave
-        index, first_line = key
-        piece = lines_of.pop(key)
-        if isinstance(result, Lost) and len(piece) > 1:
-            size = 1 if result.timed_out else -(-len(piece) // SPLIT)
-            parts = [piece[start : start + size] for start in range(0, len(piece), size)]
-            for part in reversed(parts):
-                submit(index, part, first=True)
-            continue
-        if isinstance(result, Lost):
-            result = _lost(first_line, result, options)
-        flight[index].parts[first_line] = result
+    def join(parts: list[Scored]) -> Scored:
+        return (
+            "".join(text for text, _, _ in parts),
+            sum(failed for _, failed, _ in parts),
+            sum(count for _, _, count in parts),
+        )
+
+    return ordered_map(
+        score_chunk, pieces, (options,), pool=pool, window=window, recover=recover, join=join
+    )
 
 
-class _DaskRunner:
-    """The runner interface on a Dask cluster: a task whose worker died
-    (Dask gives up after its retries) or that raised comes back Lost."""
-
-    def __init__(self, client: Any) -> None:
-        from distributed import as_completed
-
-        self._client = client
-        self._done = as_completed()
-        self._keys: dict[Any, Hashable] = {}
-
-    def submit(self, key: Hashable, function: Callable[..., Any], *args: Any, first: bool) -> None:
-        future = self._client.submit(function, *args, pure=False, priority=1 if first else 0)
-        self._keys[future] = key
-        self._done.add(future)
-
-    def next_result(self) -> tuple[Hashable, Any]:
-        future = next(self._done)
-        key = self._keys.pop(future)
-        try:
-            return key, future.result()
-        except Exception as error:
-            return key, Lost(f"failed on the Dask cluster ({type(error).__name__})")
-
-
-@contextmanager
-def _dask_client(address: str) -> Iterator[Any]:
-    try:
-        from distributed import Client
-    except ImportError:
-        raise InputError("--dask", "needs the dask extra: pip install 'evlogic[dask]'") from None
-    try:
-        client = Client(address, timeout="10s")
-    except (OSError, TimeoutError) as error:
-        raise InputError(
-            "--dask", f"cannot reach the scheduler at {address!r}: {_one_line(error)}"
-        ) from None
-    except Exception as error:  # distributed says "not a URL" in its own ways
-        raise InputError(
-            "--dask",
-            f"{address!r} is not a scheduler address like tcp://HOST:8786 ({_one_line(error)})",
-        ) from None
-    try:
-        yield client
-    finally:
-        client.close()
-
-
-def _one_line(error: Exception) -> str:
-    return " ".join(str(error).split())[:200] or type(error).__name__
-
-
-def _dask_workers(client: Any) -> int:
-    return len(client.scheduler_info().get("workers", {}))
-
-
-def _lost(number: int, lost: Lost, options: BatchOptions) -> tuple[str, int, int]:
+def _lost(number: int, lost: Lost, options: BatchOptions) -> Scored:
     """A line whose worker died or ran out of time, as a chunk result."""
     message = f"scoring this line {lost.reason}" + (" (--timeout)" if lost.timed_out else "")
     error = {"line": number, "error": str(InputError(options.source, message, line=number))}

@@ -62,7 +62,7 @@ class WorkersFailed(RuntimeError):
 class _Task:
     key: Hashable
     function: Callable[..., Any]
-    args: tuple
+    args: tuple[Any, ...]
 
 
 @dataclass
@@ -89,7 +89,7 @@ class _Raised:
 def _serve(
     conn: Connection,
     initializer: Callable[..., None] | None,
-    initargs: tuple,
+    initargs: tuple[Any, ...],
     tasks: int,
     inherited: tuple[Connection, ...] = (),
     parent: int | None = None,
@@ -165,7 +165,7 @@ class Workers:
         self,
         jobs: int,
         initializer: Callable[..., None] | None = None,
-        initargs: tuple = (),
+        initargs: tuple[Any, ...] = (),
         tasks_per_worker: int = 8,
         timeout: float | None = None,
         death_note: str = "",

@@ -6,14 +6,18 @@ import argparse
 import os
 import stat
 import sys
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
-from typing import Any
+from contextlib import ExitStack
 
 from evlogic.batching.runner import CHUNK_SIZE, MEMORY_LIMIT_MB
 from evlogic.batching.runner import TIMEOUT as BATCH_TIMEOUT
 from evlogic.commands import add_command
-from evlogic.commands.options import MAX_CHUNK_SIZE, MAX_JOBS, add_rules_option, whole
+from evlogic.commands.options import (
+    MAX_CHUNK_SIZE,
+    MAX_JOBS,
+    add_rules_option,
+    progress_bar,
+    whole,
+)
 from evlogic.commands.output_file import open_output
 from evlogic.errors import InputError
 from evlogic.limits import megabytes, seconds
@@ -118,8 +122,8 @@ def run(args: argparse.Namespace) -> int:
             if args.output == "-"
             else stack.enter_context(open_output(args.output, keep_on=interrupted))
         )
-        bar = stack.enter_context(_progress_bar(args.input))
-        failed = write_batch(chunks, out, bar.update if bar is not None else None)
+        bar = stack.enter_context(progress_bar(_lines_in(args.input)))
+        failed = write_batch(chunks, out, bar)
     return 1 if failed else 0
 
 
@@ -142,18 +146,10 @@ def _refuse_overwriting_input(input_name: str, output_name: str) -> None:
         )
 
 
-@contextmanager
-def _progress_bar(input_name: str) -> Iterator[Any]:
-    """tqdm on stderr when it is a terminal (total known for files), else nothing."""
-    if not sys.stderr.isatty():
-        yield None
-        return
-    from tqdm import tqdm
-
-    total = None
-    if input_name != "-":
-        with open(input_name, "rb") as counting:
-            total = sum(block.count(b"\n") for block in iter(lambda: counting.read(1 << 20), b""))
-    tqdm.monitor_interval = 0  # no monitor thread: batch forks its workers single-threaded
-    with tqdm(total=total, unit=" games", file=sys.stderr, smoothing=0.1) as bar:
-        yield bar
+def _lines_in(input_name: str) -> int | None:
+    """The progress bar's total: the input's lines, counted when there is a
+    bar to show (stderr a terminal) and a file to count (not stdin)."""
+    if input_name == "-" or not sys.stderr.isatty():
+        return None
+    with open(input_name, "rb") as counting:
+        return sum(block.count(b"\n") for block in iter(lambda: counting.read(1 << 20), b""))

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 # (re-exported: they live in the library, the commands import them from here)
 from evlogic.api.inputs import board_argument as board_argument
@@ -15,6 +15,9 @@ from evlogic.api.inputs import read_game as read_game
 from evlogic.errors import quote
 from evlogic.limits import add_memory_option, add_time_option, seconds
 from evlogic.loading.rulesets import RuleSet, bundled_rule_sets, load_rule_set
+
+if TYPE_CHECKING:
+    from evlogic.batching.fanout import Progress
 
 #: What a command's output renders: a report, a result, a document.
 Rendered = TypeVar("Rendered")
@@ -147,9 +150,10 @@ def say(message: str) -> None:
 
 
 @contextmanager
-def progress_bar(total: int, unit: str = " games") -> Iterator[Any]:
-    """tqdm on stderr when it is a terminal (its update, to count ``unit``),
-    else None."""
+def progress_bar(total: int | None, unit: str = " games") -> Iterator[Progress | None]:
+    """tqdm on stderr when it is a terminal (its update, to count ``unit``
+    of ``total``, None when unknown), else None: the one progress bar of
+    batch, balance and tune."""
     if not sys.stderr.isatty():
         yield None
         return

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,6 +20,7 @@ from evlogic.commands.options import (
 from evlogic.limits import add_memory_option, seconds
 
 if TYPE_CHECKING:
+    from evlogic.batching.fanout import Progress
     from evlogic.loading.space import Space
 
 HELP = """\
@@ -115,7 +115,7 @@ class _Progress:
     def __init__(self) -> None:
         self.planned = 0
         self.played = 0
-        self.bar: Callable[[int], None] | None = None
+        self.bar: Progress | None = None
 
     def update(self, games: int) -> None:
         self.played += games

@@ -14,12 +14,14 @@ line ``--games-out`` writes; evlogic.reports.balance sums records up.
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import Any, NoReturn
 
+from evlogic.batching.fanout import Pool, Progress, dask_pool, ordered_map
+from evlogic.batching.workers import Lost, Workers
 from evlogic.errors import InputError
 from evlogic.loading.boards import Board
 from evlogic.loading.rulesets import RuleSet
@@ -69,24 +71,39 @@ def play_games(
     setup: Setup,
     jobs: int | None = None,
     dask_address: str | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: Progress | None = None,
 ) -> Iterator[Record]:
     """Every game's record: ten games (a chunk) under each rule set in
-    turn, game by game, then the next ten."""
-    tasks = tasks_of(setup)
+    turn, game by game, then the next ten (evlogic.batching.fanout: in
+    order, however they ran)."""
     with ExitStack() as stack:
-        results: Iterator[list[Record]]
-        if dask_address is not None:
-            results = _on_dask(stack, setup, tasks, dask_address)
-        elif jobs is not None and jobs > 1:
-            results = _on_workers(stack, setup, tasks, jobs)
-        else:
+        results: Iterator[list[Record] | InputError]
+        if dask_address is None and (jobs is None or jobs <= 1):
             agents = load_agents(setup.agents, setup.players)
-            results = (play_chunk(setup, agents, *task) for task in tasks)
+            results = ordered_map(
+                _play_task, tasks_of(setup), (setup, agents), progress=progress, size=_games
+            )
+        else:
+            load_agents(setup.agents, setup.players)  # errors here, once, not in a worker
+            pool: Pool
+            if dask_address is not None:
+                pool, window, where = stack.enter_context(dask_pool(dask_address)), 64, "--dask"
+            else:
+                assert jobs is not None
+                pool = stack.enter_context(Workers(jobs, tasks_per_worker=TASKS_PER_WORKER))
+                window, where = 2 * jobs, "--jobs"
+            results = ordered_map(
+                _worker_chunk,
+                tasks_of(setup),
+                (setup,),
+                pool=pool,
+                window=window,
+                recover=partial(_failed, where),
+                progress=progress,
+                size=_games,
+            )
         for records in results:
-            yield from records
-            if progress is not None:
-                progress(len(records))
+            yield from _raised(records)
 
 
 def play_chunk(
@@ -125,80 +142,40 @@ def play_chunk(
 _worker_agents: dict[str, tuple[Agent, ...]] = {}
 
 
-def _worker_chunk(setup: Setup, rules: int, start: int, stop: int) -> list[Record] | InputError:
+def _play_task(task: Task, setup: Setup, agents: tuple[Agent, ...]) -> list[Record]:
+    return play_chunk(setup, agents, *task)
+
+
+def _worker_chunk(task: Task, setup: Setup) -> list[Record] | InputError:
     """A task on a worker: its records, or the InputError that stopped it
     (an agent that chose two states), sent back as a value to be raised."""
     try:
         agents = _worker_agents.get(setup.agents)
         if agents is None:
             agents = _worker_agents[setup.agents] = load_agents(setup.agents, setup.players)
-        return play_chunk(setup, agents, rules, start, stop)
+        return play_chunk(setup, agents, *task)
     except InputError as error:
         return error
+
+
+def _failed(where: str, task: Task, lost: Lost) -> NoReturn:
+    """A task whose worker died or that failed on the cluster ends the run."""
+    if where == "--dask":
+        raise InputError(where, f"a game failed on the cluster ({_cause(lost)})")
+    raise InputError(where, f"a worker process failed: {lost.reason}")
+
+
+def _cause(lost: Lost) -> str:
+    """The exception's name in "failed on the Dask cluster (NAME)"."""
+    return lost.reason.rpartition("(")[2].rstrip(")")
+
+
+def _games(result: list[Record] | InputError) -> int:
+    """Games a task played, for the progress bar."""
+    return 0 if isinstance(result, InputError) else len(result)
 
 
 def _raised(result: list[Record] | InputError) -> list[Record]:
     if isinstance(result, InputError):
         raise result
     return result
-
-
-def _on_workers(
-    stack: ExitStack, setup: Setup, tasks: Iterator[Task], jobs: int
-) -> Iterator[list[Record]]:
-    from evlogic.batching.workers import Lost, Workers
-
-    load_agents(setup.agents, setup.players)  # errors here, once, not in a worker
-    workers = stack.enter_context(Workers(jobs, tasks_per_worker=TASKS_PER_WORKER))
-    pending = enumerate(tasks)
-    done: dict[int, list[Record]] = {}
-    submitted = 0
-    for _ in range(2 * jobs):
-        item = next(pending, None)
-        if item is not None:
-            workers.submit(item[0], _worker_chunk, setup, *item[1])
-            submitted += 1
-    wanted = 0
-    while wanted < submitted:
-        while wanted not in done:
-            key, result = workers.next_result()
-            if isinstance(result, Lost):
-                raise InputError("--jobs", f"a worker process failed: {result.reason}")
-            done[key] = result  # type: ignore[index]
-            item = next(pending, None)
-            if item is not None:
-                workers.submit(item[0], _worker_chunk, setup, *item[1])
-                submitted += 1
-        yield _raised(done.pop(wanted))
-        wanted += 1
-
-
-# --- a Dask cluster --------------------------------------------------------------------
-
-
-def _on_dask(
-    stack: ExitStack, setup: Setup, tasks: Iterator[Task], address: str
-) -> Iterator[list[Record]]:
-    from evlogic.batching.runner import _dask_client
-
-    load_agents(setup.agents, setup.players)
-    client = stack.enter_context(_dask_client(address))
-    window = 64
-    futures: deque[Any] = deque()
-    left = True
-    while left or futures:
-        while left and len(futures) < window:
-            task = next(tasks, None)
-            if task is None:
-                left = False
-            else:
-                futures.append(client.submit(_worker_chunk, setup, *task, pure=False))
-        if not futures:
-            break
-        future = futures.popleft()
-        try:
-            result = future.result()
-        except Exception as error:
-            what = type(error).__name__
-            raise InputError("--dask", f"a game failed on the cluster ({what})") from None
-        yield _raised(result)

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from evlogic.batching.fanout import Progress
 from evlogic.loading.boards import Board
 from evlogic.loading.space import Candidate, Space
 from evlogic.reports.balance import Tally, rule_set_figures
@@ -89,7 +90,7 @@ def tune(
     options: TuneOptions,
     jobs: int | None = None,
     dask_address: str | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: Progress | None = None,
     prove: Callable[[str, Candidate], str] | None = None,
 ) -> TuneResult:
     """Search ``space``; ``prove(property, candidate)`` answers ``holds``,

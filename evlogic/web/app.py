@@ -60,7 +60,15 @@ from evlogic.web.admission import Admission, Refused, board_size
 from evlogic.web.balance import KEPT, Plan, Run, Runs
 from evlogic.web.guard import LOCAL, Guard, Hosts, json_body_refusal
 from evlogic.web.service import Catalog
-from evlogic.web.workers import Answer, Workers
+from evlogic.web.workers import (
+    Answer,
+    BadInput,
+    Internal,
+    OutOfMemory,
+    OverBound,
+    Workers,
+)
+from evlogic.web.workers import Solved as Answered
 
 #: The largest request body accepted (bytes).
 MAX_BODY = 1 << 20
@@ -171,25 +179,28 @@ class Api:
 
     def refusal_of(self, answer: Answer) -> tuple[int, str] | None:
         """(status, message) of a worker's answer that is not a document."""
-        if answer.kind == "input":
-            return 400, str(answer.value)
-        if answer.kind == "large":
-            return 413, str(answer.value)
-        if answer.kind == "memory":
+        if isinstance(answer, BadInput):
+            return 400, str(answer.error)
+        if isinstance(answer, OverBound):
+            return 413, answer.message
+        if isinstance(answer, OutOfMemory):
             return 503, (
                 f"{service.SOURCE}: out of memory (the server's --worker-memory-limit, "
                 f"{self.pool.megabytes} MiB)"
             )
-        if answer.kind == "internal":
-            return 500, f"internal error: {escaped(shortened(answer.value, 300))}"
+        if isinstance(answer, Internal):
+            return 500, f"internal error: {escaped(shortened(answer.message, 300))}"
         return None
 
     def document(self, answer: Answer | Response) -> object:
         """The document of a worker's answer, or the error response."""
         if isinstance(answer, Response):
             return answer
+        if isinstance(answer, Answered):
+            return answer.document
         refused = self.refusal_of(answer)
-        return answer.value if refused is None else _error(*refused)
+        assert refused is not None  # every answer but Solved is refused
+        return _error(*refused)
 
     async def read(self, request: Request) -> bytes | Response:
         """The request's JSON body, or the response that refuses it."""

@@ -39,6 +39,7 @@ from evlogic.reports.balance import BalanceHeading
 from evlogic.simulation.balance import Setup
 from evlogic.web.admission import LIGHT_COST, Admission, Refused, board_size
 from evlogic.web.service import TooLarge  # a run over the server's bounds: 413
+from evlogic.web.workers import Solved
 
 #: The most games a rule set a request may ask for (the command line: any).
 MAX_GAMES = 200
@@ -337,7 +338,8 @@ class Runs:
         refused = self.failure(answer)
         if refused is not None:
             raise Failed(refused[1])
-        return answer.value
+        assert isinstance(answer, Solved)
+        return answer.document
 
     def _forget(self) -> None:
         """Keep the :data:`KEPT` latest finished runs."""

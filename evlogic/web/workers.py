@@ -22,11 +22,15 @@ import threading
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
+from evlogic.errors import InputError
 from evlogic.limits import DEFAULT_WORKER_MEMORY_MB
+
+if TYPE_CHECKING:
+    from evlogic.web.service import Catalog
 
 #: Worker processes started with the server; requests beyond them wait
 #: (within their time limit) for one to be free.
@@ -37,13 +41,41 @@ PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent.parent)
 
 
 @dataclass(frozen=True)
-class Answer:
-    """A worker's answer: ``kind`` ok (``value`` the document), input
-    (``value`` the InputError), large (``value`` the message: a board over
-    the server's bound), memory, or internal (``value`` a message)."""
+class Solved:
+    """The worker function's document (a JSON document, or the text of an
+    SVG or a YAML file)."""
 
-    kind: str
-    value: Any = None
+    document: Any
+
+
+@dataclass(frozen=True)
+class BadInput:
+    """The request is wrong: the InputError to answer 400 with."""
+
+    error: InputError
+
+
+@dataclass(frozen=True)
+class OverBound:
+    """A board over the server's bound: the message to answer 413 with."""
+
+    message: str
+
+
+@dataclass(frozen=True)
+class OutOfMemory:
+    """The worker ran out of memory (or died: the usual cause)."""
+
+
+@dataclass(frozen=True)
+class Internal:
+    """A bug in evlogic, never the request's: the message, one line."""
+
+    message: str
+
+
+#: A worker's answer to one request.
+Answer = Solved | BadInput | OverBound | OutOfMemory | Internal
 
 
 def _work(connection: Connection, megabytes: int) -> None:
@@ -53,7 +85,6 @@ def _work(connection: Connection, megabytes: int) -> None:
     # its workers itself, so they must not print a KeyboardInterrupt each.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     from evlogic.drawing import diagram  # noqa: F401  (loaded before the first request)
-    from evlogic.errors import InputError
     from evlogic.limits import limit_memory
     from evlogic.web import service
 
@@ -72,22 +103,22 @@ def _work(connection: Connection, megabytes: int) -> None:
         except (EOFError, OSError):  # the server has gone
             return
         try:
-            answer = Answer("ok", getattr(service, name)(catalog, top))
+            answer: Answer = Solved(getattr(service, name)(catalog, top))
         except service.TooLarge as error:
-            answer = Answer("large", str(error))
+            answer = OverBound(str(error))
         except InputError as error:
-            answer = Answer("input", error)
+            answer = BadInput(error)
         except MemoryError:
-            answer = Answer("memory")
+            answer = OutOfMemory()
         except RecursionError:
-            answer = Answer("input", InputError(service.SOURCE, "nests too deeply"))
+            answer = BadInput(InputError(service.SOURCE, "nests too deeply"))
         except Exception as error:  # a bug in evlogic, never the request's: say it in one line
-            answer = Answer("internal", f"{type(error).__name__}: {error}")
+            answer = Internal(f"{type(error).__name__}: {error}")
         try:
             connection.send(answer)
         except (OSError, ValueError):
             return
-        if answer.kind == "memory":  # what is left of its heap is no use: a fresh one
+        if isinstance(answer, OutOfMemory):  # what is left of its heap is no use: a fresh one
             return
 
 
@@ -100,7 +131,7 @@ class Worker:
     the program that started the server (a script without a main guard, or
     one read from standard input, would break every worker)."""
 
-    def __init__(self, catalog: Any, megabytes: int) -> None:
+    def __init__(self, catalog: Catalog, megabytes: int) -> None:
         ours, theirs = socket.socketpair()
         environment = dict(os.environ)
         path = environment.get("PYTHONPATH")
@@ -122,14 +153,15 @@ class Worker:
         self.connection = Connection(ours.detach())
         self.connection.send(catalog)  # the worker reads it when it is up
 
-    def ask(self, name: str, top: Any) -> Answer:
+    def ask(self, name: str, top: object) -> Answer:
         """Blocking: the answer, or EOFError when the worker died."""
         try:
             self.connection.send((name, top))
-            return self.connection.recv()
+            answer: Answer = self.connection.recv()
         except (EOFError, OSError):
             self.connection.close()  # this thread is its only reader: safe to close
             raise EOFError from None
+        return answer
 
     def kill(self) -> None:
         """End the worker now.  A thread waiting in :meth:`ask` then reads
@@ -144,7 +176,7 @@ class Workers:
 
     def __init__(
         self,
-        catalog: Any,
+        catalog: Catalog,
         size: int = DEFAULT_WORKERS,
         megabytes: int = DEFAULT_WORKER_MEMORY_MB,
     ) -> None:
@@ -169,11 +201,11 @@ class Workers:
         worker.kill()
         self._all.discard(worker)
 
-    async def solve(self, name: str, top: Any) -> Answer:
+    async def solve(self, name: str, top: object) -> Answer:
         """``service.<name>(catalog, top)`` in a worker.  Cancelled (the
         request's time is up), the worker is killed and a fresh one started,
         as is one that ran out of memory; a worker that dies answers
-        ``memory`` (the usual cause)."""
+        :class:`OutOfMemory` (the usual cause)."""
         async with self._slots:
             if self._idle:
                 worker = self._idle.pop()
@@ -185,11 +217,11 @@ class Workers:
                 )
             except EOFError:
                 self._retire(worker)
-                return Answer("memory")
+                return OutOfMemory()
             except BaseException:  # cancelled: the time limit passed
                 self._discard(worker)
                 raise
-            if answer.kind == "memory":
+            if isinstance(answer, OutOfMemory):
                 self._discard(worker)
                 worker.connection.close()  # (no thread is reading it)
             else:
@@ -218,7 +250,7 @@ class Workers:
 
 if __name__ == "__main__":
     # run as the module, not as __main__: answers must pickle as
-    # evlogic.web.workers.Answer for the server to read them
+    # evlogic.web.workers' classes for the server to read them
     from evlogic.web.workers import _work as work
 
     work(Connection(int(sys.argv[1])), int(sys.argv[2]))
