@@ -20,6 +20,7 @@ from test_search_soundness import PROPERTIES, canonical_key, owned_count, positi
 
 import evlogic.asp.compiled.tables
 from conftest import LOCAL_URL, REPO, SEARCH_EDGES, board_dict, run_subprocess
+from evlogic.asp.search import TimeLimit
 from evlogic.batching.reading import BatchOptions
 from evlogic.batching.runner import run_batch
 from evlogic.errors import InputError
@@ -252,7 +253,7 @@ def run_check(tmp_path: Path, board: dict, text: str, players: int, rules: dict 
         load_rule_set(str(rules_path) if rules_path else "standard"),
         "rules.yaml" if rules_path else "standard",
         players=players,
-        timeout=60,
+        limit=TimeLimit(60),
     )
     assert result.result != "unknown"
     return result
@@ -371,7 +372,7 @@ def test_diff_ranges_over_positions_that_both_rule_sets_allow(tmp_path):
         load_board(board_path),
         "board.yaml",
         1,
-        60,
+        TimeLimit(60),
     )
     assert result.total_diff.result == "equivalent"
     assert result.winner_diff.result == "equivalent"
@@ -387,7 +388,7 @@ def test_diff_ranges_over_positions_that_both_rule_sets_allow(tmp_path):
         load_board(board_path),
         "board.yaml",
         1,
-        60,
+        TimeLimit(60),
     )
     assert unbounded.total_diff.result == "differs" and unbounded.total_diff.smallest
     assert owned_count(unbounded.total_diff.counterexample["players"]) == 4
@@ -409,7 +410,7 @@ def test_diff_witnesses_stay_within_both_game_ends(tmp_path):
         load_board(board_path),
         "board.yaml",
         1,
-        60,
+        TimeLimit(60),
     )
     for search in (result.total_diff, result.winner_diff):
         if search.result == "differs":
