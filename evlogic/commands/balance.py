@@ -90,7 +90,6 @@ def _balance(args: argparse.Namespace, played: list[int]) -> int:
     from evlogic.errors import InputError, quote
     from evlogic.loading.rulesets import load_rule_set
     from evlogic.reports.balance import BalanceHeading, balance_report
-    from evlogic.reports.render import json_text
     from evlogic.simulation.agents import load_agents
     from evlogic.simulation.balance import Setup, play_games
     from evlogic.simulation.table import deal
@@ -126,13 +125,13 @@ def _balance(args: argparse.Namespace, played: list[int]) -> int:
             from evlogic.pages.balance import balance_page
 
             with open_output(args.report) as page:
-                page.write(balance_page(report, board))
+                page.write(balance_page(report.to_dict(), board))
     if args.format == "json":
-        sys.stdout.write(json_text(report) + "\n")
+        sys.stdout.write(report.to_json() + "\n")
     else:
         from evlogic.reports.balance_text import balance_to_text
 
-        sys.stdout.write(balance_to_text(report))
+        sys.stdout.write(balance_to_text(report.to_dict()))
     return 0
 
 

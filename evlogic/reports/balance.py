@@ -22,6 +22,19 @@ from fractions import Fraction
 from typing import Any
 
 from evlogic.asp.solver import rule_paths, solve
+from evlogic.reports.balance_figures import (
+    AgentRate,
+    BalanceReport,
+    Difference,
+    DifferenceFigure,
+    Estimate,
+    HomeRate,
+    Rate,
+    RuleSetFigures,
+    SeatRate,
+    StateDesirability,
+    TotalCount,
+)
 
 #: The confidence level of every interval.
 LEVEL = 0.95
@@ -194,18 +207,18 @@ def _round(value: float) -> float:
     return round(float(value), 6)
 
 
-def proportion(successes: float, trials: int) -> dict[str, float]:
+def proportion(successes: float, trials: int) -> Rate:
     """A rate with its Wilson interval (``successes`` may be fractional:
     a k-way tie gives each winner 1/k)."""
     from statsmodels.stats.proportion import proportion_confint
 
     if trials == 0:
-        return {"rate": 0.0, "low": 0.0, "high": 1.0}
+        return Rate(0.0, 0.0, 1.0)
     low, high = proportion_confint(successes, trials, alpha=1 - LEVEL, method="wilson")
-    return {"rate": _round(successes / trials), "low": _round(low), "high": _round(high)}
+    return Rate(_round(successes / trials), _round(low), _round(high))
 
 
-def mean(values: Iterable[float | Fraction]) -> dict[str, float]:
+def mean(values: Iterable[float | Fraction]) -> Estimate:
     """A mean with its Student's t interval (a single value, or values all
     alike: the interval is the value)."""
     moments = Moments()
@@ -214,13 +227,13 @@ def mean(values: Iterable[float | Fraction]) -> dict[str, float]:
     return mean_of(moments)
 
 
-def mean_of(moments: Moments) -> dict[str, float]:
+def mean_of(moments: Moments) -> Estimate:
     """:func:`mean` from the values' count, sum and sum of squares."""
     from scipy import stats
 
     n = moments.count
     centre = float(Fraction(moments.total) / n) if n else 0.0
-    point = {"value": _round(centre), "low": _round(centre), "high": _round(centre)}
+    point = Estimate(_round(centre), _round(centre), _round(centre))
     if n < 2:
         return point
     variance = (moments.squares - Fraction(moments.total) ** 2 / n) / (n - 1)
@@ -228,7 +241,7 @@ def mean_of(moments: Moments) -> dict[str, float]:
         return point
     error = math.sqrt(float(variance / n))
     low, high = stats.t.interval(LEVEL, n - 1, loc=centre, scale=error)
-    return {"value": _round(centre), "low": _round(low), "high": _round(high)}
+    return Estimate(_round(centre), _round(low), _round(high))
 
 
 # --- the report ------------------------------------------------------------------------
@@ -246,7 +259,7 @@ class BalanceHeading:
     seed: int
 
 
-def balance_report(heading: BalanceHeading, records: Iterable[Record]) -> dict[str, Any]:
+def balance_report(heading: BalanceHeading, records: Iterable[Record]) -> BalanceReport:
     """The ``balance --format json`` document (docs/formats.md) from the
     games' records, rule set by rule set in the order first seen.  Games
     are summed as they come: memory holds no list of games."""
@@ -276,65 +289,62 @@ def balance_report(heading: BalanceHeading, records: Iterable[Record]) -> dict[s
     for tally in tallies.values():
         tally.ask()
         hand_on(tally)
-    sets = [rule_set_figures(tally, heading.players) for tally in tallies.values()]
+    sets = tuple(rule_set_figures(tally, heading.players) for tally in tallies.values())
     ordered = list(tallies.values())
-    return {
-        "board": heading.board,
-        "players": heading.players,
-        "agents": list(heading.agents),
-        "order": heading.order,
-        "games": heading.games,
-        "seed": heading.seed,
-        "level": LEVEL,
-        "rule_sets": sets,
-        "differences": [
+    return BalanceReport(
+        board=heading.board,
+        players=heading.players,
+        agents=heading.agents,
+        order=heading.order,
+        games=heading.games,
+        seed=heading.seed,
+        level=LEVEL,
+        rule_sets=sets,
+        differences=tuple(
             _difference(ordered[0], other, pairs[other.rules]) for other in ordered[1:]
-        ],
-    }
+        ),
+    )
 
 
-def rule_set_figures(tally: Tally, players: int) -> dict[str, Any]:
+def rule_set_figures(tally: Tally, players: int) -> RuleSetFigures:
     games = tally.games
     fair = 1 / players
-    seats = [
-        {"seat": seat + 1, **proportion(float(tally.seat_wins[seat]), games)}
+    seats = tuple(
+        SeatRate(seat + 1, *proportion(float(tally.seat_wins[seat]), games).interval())
         for seat in range(players)
-    ]
+    )
     first = seats[0]
     homes = []
     for home in sorted(tally.homes):
         count, wins = tally.homes[home]
         rate = proportion(float(wins), count)
         verdict = _verdict(float(wins), count, fair, len(tally.homes))
-        homes.append({"home": home, "games": count, **rate, "verdict": verdict})
-    agents = sorted(tally.agent_seats)
+        homes.append(HomeRate(home, count, *rate.interval(), verdict))
     agent_rates = []
-    for agent in agents:
+    for agent in sorted(tally.agent_seats):
         seat_count = tally.agent_seats[agent]
         trials = games * seat_count
         wins = float(tally.agent_wins[agent] * seat_count)
-        agent_rates.append({"agent": agent, **proportion(wins, trials)})
-    desirability = [
-        {"state": state, "games": turns.count, **_mean_turn(turns)}
+        agent_rates.append(AgentRate(agent, *proportion(wins, trials).interval()))
+    desirability = tuple(
+        StateDesirability(state, turns.count, *mean_of(turns).interval())
         for state, turns in sorted(tally.turns.items(), key=_by_mean_turn)
-    ]
-    return {
-        "rules": tally.rules,
-        "games": games,
-        "seat_win_rate": seats,
-        "first_seat_advantage": {
-            "value": _round(first["rate"] - fair),
-            "low": _round(first["low"] - fair),
-            "high": _round(first["high"] - fair),
-        },
-        "home_win_rate": homes,
-        "agent_win_rate": agent_rates,
-        "bonus_decides": proportion(tally.bonus_decided, games),
-        "siege_decides": proportion(tally.siege_decided, games),
-        "mean": {name: mean_of(tally.means[i]) for i, name in enumerate(MEANS)},
-        "state_desirability": desirability,
-        "total_counts": total_counts(tally.totals),
-    }
+    )
+    return RuleSetFigures(
+        rules=tally.rules,
+        games=games,
+        seat_win_rate=seats,
+        first_seat_advantage=Estimate(
+            _round(first.rate - fair), _round(first.low - fair), _round(first.high - fair)
+        ),
+        home_win_rate=tuple(homes),
+        agent_win_rate=tuple(agent_rates),
+        bonus_decides=proportion(tally.bonus_decided, games),
+        siege_decides=proportion(tally.siege_decided, games),
+        mean={name: mean_of(tally.means[i]) for i, name in enumerate(MEANS)},
+        state_desirability=desirability,
+        total_counts=total_counts(tally.totals),
+    )
 
 
 def _verdict(wins: float, games: int, fair: float, homes: int) -> str | None:
@@ -354,15 +364,10 @@ def _by_mean_turn(item: tuple[str, Moments]) -> tuple[Fraction, str]:
     return (Fraction(turns.total, turns.count), state)
 
 
-def _mean_turn(turns: Moments) -> dict[str, float]:
-    interval = mean_of(turns)
-    return {"mean_turn": interval["value"], "low": interval["low"], "high": interval["high"]}
-
-
-def _difference(base: Tally, other: Tally, pair: Paired) -> dict[str, Any]:
+def _difference(base: Tally, other: Tally, pair: Paired) -> Difference:
     """Each per-game figure of ``other`` less ``base``'s, paired by game,
     with its t interval; ``significant`` where the interval leaves out 0."""
-    keys: list[tuple[dict[str, Any], Key]] = [
+    keys: list[tuple[dict[str, str | int], Key]] = [
         ({"figure": "seat_win_rate", "seat": seat + 1}, ("seat", seat))
         for seat in range(base.seats)
     ]
@@ -372,33 +377,33 @@ def _difference(base: Tally, other: Tally, pair: Paired) -> dict[str, Any]:
     ]
     keys += [({"figure": name}, (name,)) for name in ("bonus_decides", "siege_decides")]
     keys += [({"figure": "mean", "of": name}, ("mean", name)) for name in MEANS]
-    figures: list[dict[str, Any]] = []
+    figures = []
     for what, key in keys:
         interval = mean_of(pair.moments.get(key) or Moments())
+        seat, agent, of = what.get("seat"), what.get("agent"), what.get("of")
         figures.append(
-            {
-                **what,
-                "difference": interval["value"],
-                "low": interval["low"],
-                "high": interval["high"],
-                "significant": interval["low"] > 0 or interval["high"] < 0,
-            }
+            DifferenceFigure(
+                figure=str(what["figure"]),
+                difference=interval.value,
+                low=interval.low,
+                high=interval.high,
+                significant=interval.low > 0 or interval.high < 0,
+                seat=seat if isinstance(seat, int) else None,
+                agent=agent if isinstance(agent, str) else None,
+                of=of if isinstance(of, str) else None,
+            )
         )
-    return {"rules": other.rules, "against": base.rules, "games": pair.games, "figures": figures}
+    return Difference(other.rules, base.rules, pair.games, tuple(figures))
 
 
 # --- the distribution of totals (balance --report's chart) -----------------------------
 
 
-def total_counts(counts: Counter[tuple[int, bool]]) -> list[dict[str, int]]:
+def total_counts(counts: Counter[tuple[int, bool]]) -> tuple[TotalCount, ...]:
     """A rule set's ``total_counts`` (docs/formats.md): for each final total
     some player ended a game with, lowest first, how many players did
     (over all games) and how many of them won (each winner of a tie)."""
-    return [
-        {
-            "total": total,
-            "players": counts[total, False] + counts[total, True],
-            "winners": counts[total, True],
-        }
+    return tuple(
+        TotalCount(total, counts[total, False] + counts[total, True], counts[total, True])
         for total in sorted({total for total, _ in counts})
-    ]
+    )

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from evlogic.reports.balance_figures import HomeRate, RuleSetFigures, SeatRate
+
 #: Homes dealt fewer times than this are left out of the home spread
 #: (their rates say little).
 MIN_HOME_GAMES = 10
@@ -21,10 +23,9 @@ def _round(value: float) -> float:
     return round(float(value), 6)
 
 
-def first_seat_advantage(figures: dict[str, Any]) -> Interval:
+def first_seat_advantage(figures: RuleSetFigures) -> Interval:
     """How far seat 1's win rate is from a fair share, either way."""
-    advantage = figures["first_seat_advantage"]
-    value, low, high = advantage["value"], advantage["low"], advantage["high"]
+    value, low, high = figures.first_seat_advantage.interval()
     nearest = 0.0 if low <= 0 <= high else min(abs(low), abs(high))
     return {
         "value": _round(abs(value)),
@@ -33,26 +34,26 @@ def first_seat_advantage(figures: dict[str, Any]) -> Interval:
     }
 
 
-def _spread(rates: list[dict[str, float]]) -> Interval:
+def _spread(rates: list[HomeRate] | list[SeatRate]) -> Interval:
     """The largest rate less the smallest, with bounds from their intervals
     (conservative: the spread of the intervals' ends)."""
     if len(rates) < 2:
         return {"value": 0.0, "low": 0.0, "high": 1.0}
-    value = max(r["rate"] for r in rates) - min(r["rate"] for r in rates)
-    low = max(0.0, max(r["low"] for r in rates) - min(r["high"] for r in rates))
-    high = min(1.0, max(r["high"] for r in rates) - min(r["low"] for r in rates))
+    value = max(r.rate for r in rates) - min(r.rate for r in rates)
+    low = max(0.0, max(r.low for r in rates) - min(r.high for r in rates))
+    high = min(1.0, max(r.high for r in rates) - min(r.low for r in rates))
     return {"value": _round(value), "low": _round(low), "high": _round(high)}
 
 
-def home_spread(figures: dict[str, Any]) -> Interval:
+def home_spread(figures: RuleSetFigures) -> Interval:
     """The best home's win rate less the worst's, over homes dealt at least
     MIN_HOME_GAMES times."""
-    return _spread([h for h in figures["home_win_rate"] if h["games"] >= MIN_HOME_GAMES])
+    return _spread([h for h in figures.home_win_rate if h.games >= MIN_HOME_GAMES])
 
 
-def seat_spread(figures: dict[str, Any]) -> Interval:
+def seat_spread(figures: RuleSetFigures) -> Interval:
     """The best seat's win rate less the worst's."""
-    return _spread(figures["seat_win_rate"])
+    return _spread(list(figures.seat_win_rate))
 
 
 OBJECTIVES = {
@@ -62,7 +63,7 @@ OBJECTIVES = {
 }
 
 
-def objectives(names: tuple[str, ...], figures: dict[str, Any]) -> dict[str, Interval]:
+def objectives(names: tuple[str, ...], figures: RuleSetFigures) -> dict[str, Interval]:
     return {name: OBJECTIVES[name](figures) for name in names}
 
 
