@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
+    from evlogic.api.simulation import balance, play, tune
     from evlogic.drawing.diagram import draw_diagram
     from evlogic.errors import InputError
     from evlogic.loading.boards import Board, State, load_board
@@ -28,6 +29,9 @@ if TYPE_CHECKING:
 #: The module of each public name, imported when the name is first used
 #: (PEP 562): a batch worker, which needs a few modules, imports only those.
 _MODULES = {
+    "play": "evlogic.api.simulation",
+    "balance": "evlogic.api.simulation",
+    "tune": "evlogic.api.simulation",
     "score_file": "evlogic.reports.score",
     "score_game": "evlogic.reports.score",
     "draw_diagram": "evlogic.drawing.diagram",
@@ -72,11 +76,14 @@ __all__ = [
     "ScoreReport",
     "State",
     "__version__",
+    "balance",
     "draw_diagram",
     "explain_game",
     "load_board",
     "load_game",
     "load_rule_set",
+    "play",
     "score_file",
     "score_game",
+    "tune",
 ]

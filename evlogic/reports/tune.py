@@ -8,9 +8,15 @@ nothing here scores a game.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from evlogic.reports.balance_figures import HomeRate, RuleSetFigures, SeatRate
+from evlogic.reports.balance_figures import Estimate, HomeRate, Json, RuleSetFigures, SeatRate
+
+if TYPE_CHECKING:
+    from evlogic.loading.rulesets import RuleSet
+    from evlogic.loading.space import Candidate, Space
+    from evlogic.simulation.tune import TuneOptions, TuneResult
 
 #: Homes dealt fewer times than this are left out of the home spread
 #: (their rates say little).
@@ -67,13 +73,13 @@ def objectives(names: tuple[str, ...], figures: RuleSetFigures) -> dict[str, Int
     return {name: OBJECTIVES[name](figures) for name in names}
 
 
-def rule_set_mapping(candidate: Any, base_reference: str) -> dict[str, Any]:
+def rule_set_mapping(candidate: Candidate, base_reference: str) -> dict[str, Json]:
     """A candidate as a rule set file writes it: its name, what it extends,
     the numbers it sets."""
     return {"name": candidate.rules.name, "extends": base_reference, **candidate.numbers}
 
 
-def distance(candidate: Any, base: Any) -> tuple[list[str], int]:
+def distance(candidate: Candidate, base: RuleSet) -> tuple[list[str], int]:
     """Which of the base's numbers a candidate changes, and by how much in
     all (the sum of the absolute changes; a changed word counts 1)."""
     changed: list[str] = []
@@ -94,37 +100,130 @@ def distance(candidate: Any, base: Any) -> tuple[list[str], int]:
     return changed, total
 
 
-def tune_document(space: Any, options: Any, result: Any) -> dict[str, Any]:
-    """The ``tune --format json`` document (docs/tune.md)."""
+@dataclass(frozen=True)
+class FrontCandidate:
+    """A candidate on the Pareto front: its rule set (as a rule set file
+    writes it), games played, each objective with its interval, each play
+    requirement's answer ("met", "not met") or property's ("proved", ...),
+    the numbers it changes from the base and how far it moves them."""
+
+    rule_set: dict[str, Json]
+    games: int
+    objectives: dict[str, Estimate]
+    requirements: dict[str, str]
+    changed: tuple[str, ...]
+    distance: int
+
+    def to_dict(self) -> dict[str, Json]:
+        return {
+            "rule_set": self.rule_set,
+            "games": self.games,
+            "objectives": {name: value.to_dict() for name, value in self.objectives.items()},
+            "requirements": dict(self.requirements),
+            "changed": list(self.changed),
+            "distance": self.distance,
+        }
+
+
+@dataclass(frozen=True)
+class Round:
+    """A round of successive halving: candidates playing, games each has played by then."""
+
+    candidates: int
+    games: int
+
+    def to_dict(self) -> dict[str, Json]:
+        return {"candidates": self.candidates, "games": self.games}
+
+
+@dataclass(frozen=True)
+class TuneReport:
+    """What ``evlogic tune`` reports: the run, then the Pareto front, best
+    at index ``best`` (None: no candidate met every requirement)."""
+
+    space: str
+    board: str
+    players: int
+    agents: str
+    order: str
+    seed: int
+    games: int
+    budget: int
+    objectives: tuple[str, ...]
+    candidates_tried: int
+    games_played: int
+    rounds: tuple[Round, ...]
+    front: tuple[FrontCandidate, ...]
+    best: int | None
+    #: The search's own result (each front member's tally): the page's charts.
+    result: TuneResult | None = field(default=None, compare=False, repr=False)
+
+    def to_dict(self) -> dict[str, Json]:
+        """The ``tune --format json`` document as plain data."""
+        return {
+            "space": self.space,
+            "board": self.board,
+            "players": self.players,
+            "agents": self.agents,
+            "order": self.order,
+            "seed": self.seed,
+            "games": self.games,
+            "budget": self.budget,
+            "objectives": list(self.objectives),
+            "candidates_tried": self.candidates_tried,
+            "games_played": self.games_played,
+            "rounds": [r.to_dict() for r in self.rounds],
+            "front": [entry.to_dict() for entry in self.front],
+            "best": self.best,
+        }
+
+    def to_json(self) -> str:
+        """Exactly ``evlogic tune --format json``'s output, less the last newline."""
+        from evlogic.reports.render import json_text
+
+        return json_text(self.to_dict())
+
+    def to_text(self) -> str:
+        """Exactly ``evlogic tune``'s text output."""
+        return tune_to_text(self.to_dict())
+
+
+def tune_document(space: Space, options: TuneOptions, result: TuneResult) -> TuneReport:
+    """The ``tune --format json`` document (docs/tune.md), typed."""
     front = []
     for contender in result.front:
         changed, moved = distance(contender.candidate, space.base)
         front.append(
-            {
-                "rule_set": rule_set_mapping(contender.candidate, space.base_reference),
-                "games": contender.tally.games,
-                "objectives": contender.scores,
-                "requirements": contender.requirements,
-                "changed": changed,
-                "distance": moved,
-            }
+            FrontCandidate(
+                rule_set=rule_set_mapping(contender.candidate, space.base_reference),
+                games=contender.tally.games,
+                objectives={name: Estimate(*_triple(v)) for name, v in contender.scores.items()},
+                requirements=dict(contender.requirements),
+                changed=tuple(changed),
+                distance=moved,
+            )
         )
-    return {
-        "space": space.source,
-        "board": options.board.name,
-        "players": options.players,
-        "agents": options.agents,
-        "order": options.order,
-        "seed": options.seed,
-        "games": options.games,
-        "budget": options.budget,
-        "objectives": list(space.objectives),
-        "candidates_tried": result.tried,
-        "games_played": result.games_played,
-        "rounds": result.rounds,
-        "front": front,
-        "best": result.best,
-    }
+    return TuneReport(
+        space=space.source,
+        board=options.board.name,
+        players=options.players,
+        agents=options.agents,
+        order=options.order,
+        seed=options.seed,
+        games=options.games,
+        budget=options.budget,
+        objectives=tuple(space.objectives),
+        candidates_tried=result.tried,
+        games_played=result.games_played,
+        rounds=tuple(Round(r["candidates"], r["games"]) for r in result.rounds),
+        front=tuple(front),
+        best=result.best,
+        result=result,
+    )
+
+
+def _triple(interval: Interval) -> tuple[float, float, float]:
+    return interval["value"], interval["low"], interval["high"]
 
 
 def tune_to_text(document: dict[str, Any]) -> str:
