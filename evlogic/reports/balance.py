@@ -72,16 +72,86 @@ class Moments:
         self.squares += value * value
 
 
+@dataclass(frozen=True)
+class FinalPlayer:
+    """What a tally reads of a player's final score report (``region_size``
+    and ``siege_penalty`` None where a report read by stats lacks them)."""
+
+    name: str
+    home: str
+    total: int
+    face_ev: int
+    region_bonus: int
+    net_bonus: int
+    region_size: int | None = None
+    siege_penalty: int | None = None
+
+    def figure(self, name: str) -> int:
+        """One of MEANS by name."""
+        value = {
+            "face_ev": self.face_ev,
+            "region_size": self.region_size,
+            "region_bonus": self.region_bonus,
+            "siege_penalty": self.siege_penalty,
+            "total": self.total,
+        }[name]
+        if value is None:
+            raise ValueError(f"a player has no {name}")
+        return value
+
+
+@dataclass(frozen=True)
+class Final:
+    """A game's final score report, as a tally reads it: players and winners."""
+
+    players: tuple[FinalPlayer, ...]
+    winners: frozenset[str]
+
+    @classmethod
+    def of(cls, report: dict[str, Any]) -> Final:
+        """From a final report's JSON document (a played game's record)."""
+        return cls(
+            tuple(
+                FinalPlayer(
+                    name=str(player["name"]),
+                    home=str(player["home"]),
+                    total=int(player["total"]),
+                    face_ev=int(player["face_ev"]),
+                    region_bonus=int(player["region_bonus"]),
+                    net_bonus=int(player["net_bonus"]),
+                    region_size=len(player["region"]),
+                    siege_penalty=int(player["siege_penalty"]),
+                )
+                for player in report["players"]
+            ),
+            frozenset(str(winner) for winner in report["winners"]),
+        )
+
+
+@dataclass
+class HomeSums:
+    """A home's games, wins (a k-way tie gives each winner 1/k) and the sums
+    of its players' totals, region bonuses and net bonuses."""
+
+    games: int = 0
+    wins: Fraction = ZERO
+    total: int = 0
+    region_bonus: int = 0
+    net_bonus: int = 0
+
+
 @dataclass
 class Tally:
     """One rule set's games, summed as they come: counts, sums and sums of
     squares, never a list of games, so memory does not grow with them.
     With ``paired``, each game's figures are also handed on
     (:attr:`ready`, once its bonus and siege questions are answered) for
-    the differences between rule sets (:class:`Paired`)."""
+    the differences between rule sets (:class:`Paired`).  evlogic stats
+    tallies bare final reports (:meth:`add_final`, ``means`` False)."""
 
     rules: str
     paired: bool = False
+    means_wanted: bool = True
     games: int = 0
     seats: int = 0
     seat_wins: list[Fraction] = field(default_factory=list)  # seat -> wins (ties: 1/k)
@@ -90,54 +160,73 @@ class Tally:
     means: list[Moments] = field(default_factory=lambda: [Moments() for _ in MEANS])
     bonus_decided: int = 0
     siege_decided: int = 0
-    homes: dict[str, list[Any]] = field(default_factory=dict)  # home -> [games, wins]
+    homes: dict[str, HomeSums] = field(default_factory=dict)
     turns: dict[str, Moments] = field(default_factory=dict)  # state -> the turns it was won
     #: (final total, won) -> players who ended a game so: the distribution of totals.
     totals: Counter[tuple[int, bool]] = field(default_factory=Counter)
-    finals: list[dict[str, Any]] = field(default_factory=list)  # not yet asked about
+    finals: list[Final] = field(default_factory=list)  # not yet asked about
     pending: list[tuple[int, dict[Key, Fraction]]] = field(default_factory=list)
     #: (game, its figures) answered and not yet taken (``paired`` only).
     ready: list[tuple[int, dict[Key, Fraction]]] = field(default_factory=list)
+    #: Games a grounding of rules/stats/bonus_decided.lp asks about.
+    chunk: int = DECIDED_CHUNK
 
     def add(self, record: Record) -> None:
-        final = record["final"]
-        players = final["players"]
-        winners = set(final["winners"])
-        share = Fraction(1, len(winners))
-        if not self.seat_wins:
-            self.seats = len(players)
-            self.seat_wins = [ZERO] * len(players)
-        figures: dict[Key, Fraction] = {}
-        by_agent: dict[str, list[Fraction]] = defaultdict(list)
-        for seat, (player, seated) in enumerate(zip(players, record["players"], strict=True)):
-            won = share if player["name"] in winners else ZERO
-            self.seat_wins[seat] += won
-            figures["seat", seat] = won
-            by_agent[seated["agent"]].append(won)
-            home = self.homes.setdefault(player["home"], [0, ZERO])
-            home[0] += 1
-            home[1] += won
-            self.totals[int(player["total"]), player["name"] in winners] += 1
-        for agent, shares in by_agent.items():
-            mine = sum(shares, ZERO) / len(shares)
-            self.agent_wins[agent] = self.agent_wins.get(agent, ZERO) + mine
-            self.agent_seats[agent] = len(shares)
-            figures["agent", agent] = mine
-        for moments, name in zip(self.means, MEANS, strict=True):
-            value = Fraction(sum(_figure(player, name) for player in players), len(players))
-            moments.add(value)
-            figures["mean", name] = value
+        """A played game's record (balance's games)."""
+        final = Final.of(record["final"])
+        figures = self._final(final, [str(seated["agent"]) for seated in record["players"]])
         for move in record["moves"]:
             turns = self.turns.get(move["state"])
             if turns is None:
                 turns = self.turns[move["state"]] = Moments()
             turns.add(int(move["turn"]))
-        self.games += 1
-        self.finals.append(final)
         if self.paired:
             self.pending.append((int(record["game"]), figures))
-        if len(self.finals) == DECIDED_CHUNK:
+        if len(self.finals) == self.chunk:
             self.ask()
+
+    def add_final(self, final: Final) -> None:
+        """A bare final report (evlogic stats: no seats, agents or moves)."""
+        self._final(final, None)
+        if len(self.finals) == self.chunk:
+            self.ask()
+
+    def _final(self, final: Final, agents: list[str] | None) -> dict[Key, Fraction]:
+        players, winners = final.players, final.winners
+        share = Fraction(1, len(winners)) if winners else ZERO
+        if agents is not None and not self.seat_wins:
+            self.seats = len(players)
+            self.seat_wins = [ZERO] * len(players)
+        figures: dict[Key, Fraction] = {}
+        by_agent: dict[str, list[Fraction]] = defaultdict(list)
+        for seat, player in enumerate(players):
+            won = share if player.name in winners else ZERO
+            if agents is not None:
+                self.seat_wins[seat] += won
+                figures["seat", seat] = won
+                by_agent[agents[seat]].append(won)
+            home = self.homes.get(player.home)
+            if home is None:
+                home = self.homes[player.home] = HomeSums()
+            home.games += 1
+            home.wins += won
+            home.total += player.total
+            home.region_bonus += player.region_bonus
+            home.net_bonus += player.net_bonus
+            self.totals[player.total, player.name in winners] += 1
+        for agent, shares in by_agent.items():
+            mine = sum(shares, ZERO) / len(shares)
+            self.agent_wins[agent] = self.agent_wins.get(agent, ZERO) + mine
+            self.agent_seats[agent] = len(shares)
+            figures["agent", agent] = mine
+        if self.means_wanted:
+            for moments, name in zip(self.means, MEANS, strict=True):
+                value = Fraction(sum(player.figure(name) for player in players), len(players))
+                moments.add(value)
+                figures["mean", name] = value
+        self.games += 1
+        self.finals.append(final)
+        return figures
 
     def ask(self) -> None:
         """Whether the bonus and the siege decided the games not yet asked about."""
@@ -180,19 +269,14 @@ class Paired:
                 self.moments[key].add(theirs[key] - value)
 
 
-def _figure(player: dict[str, Any], name: str) -> int:
-    return len(player["region"]) if name == "region_size" else int(player[name])
-
-
-def decided(finals: Sequence[dict[str, Any]]) -> tuple[list[bool], list[bool]]:
+def decided(finals: Sequence[Final]) -> tuple[list[bool], list[bool]]:
     """For each final report: did the bonus decide it, did the siege?"""
     facts = []
     for game, final in enumerate(finals):
-        winners = set(final["winners"])
-        for index, player in enumerate(final["players"]):
-            facts.append(f"face_ev({game},{index},{int(player['face_ev'])}).")
-            facts.append(f"region_bonus({game},{index},{int(player['region_bonus'])}).")
-            if player["name"] in winners:
+        for index, player in enumerate(final.players):
+            facts.append(f"face_ev({game},{index},{player.face_ev}).")
+            facts.append(f"region_bonus({game},{index},{player.region_bonus}).")
+            if player.name in final.winners:
                 facts.append(f"winner({game},{index}).")
     shown = solve("\n".join(facts), rule_paths(("stats/bonus_decided.lp",)))
     bonus = {s.arguments[0].number for s in shown if s.name == "bonus_decided"}
@@ -316,10 +400,10 @@ def rule_set_figures(tally: Tally, players: int) -> RuleSetFigures:
     first = seats[0]
     homes = []
     for home in sorted(tally.homes):
-        count, wins = tally.homes[home]
-        rate = proportion(float(wins), count)
-        verdict = _verdict(float(wins), count, fair, len(tally.homes))
-        homes.append(HomeRate(home, count, *rate.interval(), verdict))
+        sums = tally.homes[home]
+        rate = proportion(float(sums.wins), sums.games)
+        verdict = _verdict(float(sums.wins), sums.games, fair, len(tally.homes))
+        homes.append(HomeRate(home, sums.games, *rate.interval(), verdict))
     agent_rates = []
     for agent in sorted(tally.agent_seats):
         seat_count = tally.agent_seats[agent]
