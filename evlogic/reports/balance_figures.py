@@ -254,4 +254,4 @@ class BalanceReport:
         """Exactly ``evlogic balance``'s text output."""
         from evlogic.reports.balance_text import balance_to_text
 
-        return balance_to_text(self.to_dict())
+        return balance_to_text(self)

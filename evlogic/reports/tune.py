@@ -9,7 +9,7 @@ nothing here scores a game.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from evlogic.reports.balance_figures import Estimate, HomeRate, Json, RuleSetFigures, SeatRate
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 #: (their rates say little).
 MIN_HOME_GAMES = 10
 
-Interval = dict[str, float]
+Interval = Estimate
 
 
 def _round(value: float) -> float:
@@ -33,22 +33,18 @@ def first_seat_advantage(figures: RuleSetFigures) -> Interval:
     """How far seat 1's win rate is from a fair share, either way."""
     value, low, high = figures.first_seat_advantage.interval()
     nearest = 0.0 if low <= 0 <= high else min(abs(low), abs(high))
-    return {
-        "value": _round(abs(value)),
-        "low": _round(nearest),
-        "high": _round(max(abs(low), abs(high))),
-    }
+    return Estimate(_round(abs(value)), _round(nearest), _round(max(abs(low), abs(high))))
 
 
 def _spread(rates: list[HomeRate] | list[SeatRate]) -> Interval:
     """The largest rate less the smallest, with bounds from their intervals
     (conservative: the spread of the intervals' ends)."""
     if len(rates) < 2:
-        return {"value": 0.0, "low": 0.0, "high": 1.0}
+        return Estimate(0.0, 0.0, 1.0)
     value = max(r.rate for r in rates) - min(r.rate for r in rates)
     low = max(0.0, max(r.low for r in rates) - min(r.high for r in rates))
     high = min(1.0, max(r.high for r in rates) - min(r.low for r in rates))
-    return {"value": _round(value), "low": _round(low), "high": _round(high)}
+    return Estimate(_round(value), _round(low), _round(high))
 
 
 def home_spread(figures: RuleSetFigures) -> Interval:
@@ -185,7 +181,7 @@ class TuneReport:
 
     def to_text(self) -> str:
         """Exactly ``evlogic tune``'s text output."""
-        return tune_to_text(self.to_dict())
+        return tune_to_text(self)
 
 
 def tune_document(space: Space, options: TuneOptions, result: TuneResult) -> TuneReport:
@@ -197,7 +193,7 @@ def tune_document(space: Space, options: TuneOptions, result: TuneResult) -> Tun
             FrontCandidate(
                 rule_set=rule_set_mapping(contender.candidate, space.base_reference),
                 games=contender.tally.games,
-                objectives={name: Estimate(*_triple(v)) for name, v in contender.scores.items()},
+                objectives=dict(contender.scores),
                 requirements=dict(contender.requirements),
                 changed=tuple(changed),
                 distance=moved,
@@ -222,48 +218,45 @@ def tune_document(space: Space, options: TuneOptions, result: TuneResult) -> Tun
     )
 
 
-def _triple(interval: Interval) -> tuple[float, float, float]:
-    return interval["value"], interval["low"], interval["high"]
-
-
-def tune_to_text(document: dict[str, Any]) -> str:
+def tune_to_text(report: TuneReport) -> str:
+    """``evlogic tune``'s text output."""
     lines = [
-        f"{document['board']}: {document['players']} players, agents {document['agents']}, "
-        f"{document['order']} order, seed {document['seed']}",
-        f"{document['candidates_tried']} candidates, {document['games_played']} games "
-        f"(budget {document['budget']}; rounds: "
-        + ", ".join(f"{r['candidates']} x {r['games']}" for r in document["rounds"])
+        f"{report.board}: {report.players} players, agents {report.agents}, "
+        f"{report.order} order, seed {report.seed}",
+        f"{report.candidates_tried} candidates, {report.games_played} games "
+        f"(budget {report.budget}; rounds: "
+        + ", ".join(f"{r.candidates} x {r.games}" for r in report.rounds)
         + ")",
         "",
     ]
-    if not document["front"]:
+    if not report.front:
         lines.append("No candidate meets every requirement.")
         return "\n".join(lines) + "\n"
-    lines.append(f"Pareto front ({len(document['front'])}), best first marked *:")
-    for index, entry in enumerate(document["front"]):
-        numbers = {k: v for k, v in entry["rule_set"].items() if k not in ("name", "extends")}
-        mark = "*" if index == document["best"] else " "
+    lines.append(f"Pareto front ({len(report.front)}), best first marked *:")
+    for index, entry in enumerate(report.front):
+        numbers = {k: v for k, v in entry.rule_set.items() if k not in ("name", "extends")}
+        mark = "*" if index == report.best else " "
         lines.append("")
-        lines.append(f"{mark} {entry['rule_set']['name']}: " + _numbers(numbers))
-        for name, interval in entry["objectives"].items():
+        lines.append(f"{mark} {entry.rule_set['name']}: " + _numbers(numbers))
+        for name, interval in entry.objectives.items():
             lines.append(
-                f"    {name.replace('_', ' ')}: {100 * interval['value']:.1f} points "
-                f"[{100 * interval['low']:.1f}, {100 * interval['high']:.1f}]"
+                f"    {name.replace('_', ' ')}: {100 * interval.value:.1f} points "
+                f"[{100 * interval.low:.1f}, {100 * interval.high:.1f}]"
             )
-        if entry["requirements"]:
+        if entry.requirements:
             lines.append(
                 "    requirements: "
-                + ", ".join(f"{name} {answer}" for name, answer in entry["requirements"].items())
+                + ", ".join(f"{name} {answer}" for name, answer in entry.requirements.items())
             )
-        changed = ", ".join(entry["changed"]) or "nothing"
-        lines.append(f"    changes from the base: {changed} (distance {entry['distance']})")
+        changed = ", ".join(entry.changed) or "nothing"
+        lines.append(f"    changes from the base: {changed} (distance {entry.distance})")
     return "\n".join(lines) + "\n"
 
 
-def _numbers(numbers: dict[str, Any]) -> str:
+def _numbers(numbers: dict[str, Json]) -> str:
     parts = []
     for name, value in numbers.items():
-        if name == "tiers":
+        if name == "tiers" and isinstance(value, dict):
             parts.append("tiers " + " ".join(f"{s}:{b}" for s, b in value.items()))
         else:
             parts.append(f"{name} {value}")

@@ -25,7 +25,7 @@ from typing import Any
 from evlogic.loading.boards import Board
 from evlogic.loading.space import Candidate, Space
 from evlogic.reports.balance import Tally, rule_set_figures
-from evlogic.reports.balance_figures import RuleSetFigures
+from evlogic.reports.balance_figures import Estimate, RuleSetFigures
 from evlogic.reports.tune import distance, objectives
 from evlogic.simulation.balance import Setup, play_games
 from evlogic.simulation.table import Order
@@ -39,7 +39,7 @@ class Contender:
     candidate: Candidate
     tally: Tally
     figures: RuleSetFigures | None = None
-    scores: dict[str, dict[str, float]] = field(default_factory=dict)
+    scores: dict[str, Estimate] = field(default_factory=dict)
     requirements: dict[str, str] = field(default_factory=dict)
 
 
@@ -160,7 +160,7 @@ def _figures(contender: Contender) -> RuleSetFigures:
 
 
 def _point(contender: Contender, space: Space) -> tuple[float, ...]:
-    return tuple(contender.scores[name]["value"] for name in space.objectives)
+    return tuple(contender.scores[name].value for name in space.objectives)
 
 
 def _dominates(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
