@@ -3,9 +3,13 @@
 The rules live in clingo programs (``rules/``); this package loads
 boards and games, turns them into facts, solves, and decodes the model::
 
-    from evlogic import score_file
-    report = score_file("examples/rulebook/full-example.yaml")
-    report.players[0].total   # 39
+    import evlogic
+    result = evlogic.score("examples/rulebook/full-example.yaml")
+    result.report.players[0].total   # 39
+    print(result.to_json())          # what `evlogic score --format json` prints
+
+Every command is a function here (evlogic.api: ``help(evlogic.check)``),
+taking the command's argument first and its options as keywords.
 """
 
 from __future__ import annotations
@@ -16,22 +20,77 @@ from typing import TYPE_CHECKING
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
+    from evlogic.api.pages import RulebookResult, rulebook
+    from evlogic.api.scoring import (
+        BatchLine,
+        DiagramResult,
+        ExplainResult,
+        SampleResult,
+        ScoreResult,
+        VerifyResult,
+        batch,
+        diagram,
+        explain,
+        sample,
+        score,
+        verify,
+    )
+    from evlogic.api.searches import (
+        BoardReportResult,
+        CheckAnswer,
+        DiffAnswer,
+        LayoutResult,
+        board_report,
+        check,
+        diff,
+        layout,
+    )
     from evlogic.api.simulation import balance, play, tune
     from evlogic.drawing.diagram import draw_diagram
     from evlogic.errors import InputError
     from evlogic.loading.boards import Board, State, load_board
     from evlogic.loading.games import Game, Player, load_game
     from evlogic.loading.rulesets import RuleSet, load_rule_set
+    from evlogic.reports.balance_figures import BalanceReport
     from evlogic.reports.explain import Explanation, explain_game
     from evlogic.reports.report import PlayerScore, ScoreReport
     from evlogic.reports.score import score_file, score_game
+    from evlogic.reports.tune import TuneReport
+    from evlogic.simulation.report import PlayReport
 
 #: The module of each public name, imported when the name is first used
 #: (PEP 562): a batch worker, which needs a few modules, imports only those.
 _MODULES = {
+    # the library: a function per command (evlogic.api), and their results
+    "score": "evlogic.api.scoring",
+    "explain": "evlogic.api.scoring",
+    "diagram": "evlogic.api.scoring",
+    "verify": "evlogic.api.scoring",
+    "batch": "evlogic.api.scoring",
+    "sample": "evlogic.api.scoring",
+    "ScoreResult": "evlogic.api.scoring",
+    "ExplainResult": "evlogic.api.scoring",
+    "DiagramResult": "evlogic.api.scoring",
+    "VerifyResult": "evlogic.api.scoring",
+    "BatchLine": "evlogic.api.scoring",
+    "SampleResult": "evlogic.api.scoring",
+    "check": "evlogic.api.searches",
+    "diff": "evlogic.api.searches",
+    "board_report": "evlogic.api.searches",
+    "layout": "evlogic.api.searches",
+    "CheckAnswer": "evlogic.api.searches",
+    "DiffAnswer": "evlogic.api.searches",
+    "BoardReportResult": "evlogic.api.searches",
+    "LayoutResult": "evlogic.api.searches",
+    "rulebook": "evlogic.api.pages",
+    "RulebookResult": "evlogic.api.pages",
     "play": "evlogic.api.simulation",
     "balance": "evlogic.api.simulation",
     "tune": "evlogic.api.simulation",
+    "PlayReport": "evlogic.simulation.report",
+    "BalanceReport": "evlogic.reports.balance_figures",
+    "TuneReport": "evlogic.reports.tune",
+    # what they read and report
     "score_file": "evlogic.reports.score",
     "score_game": "evlogic.reports.score",
     "draw_diagram": "evlogic.drawing.diagram",
@@ -66,24 +125,49 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
+    "BalanceReport",
+    "BatchLine",
     "Board",
+    "BoardReportResult",
+    "CheckAnswer",
+    "DiagramResult",
+    "DiffAnswer",
+    "ExplainResult",
     "Explanation",
     "Game",
     "InputError",
+    "LayoutResult",
+    "PlayReport",
     "Player",
     "PlayerScore",
     "RuleSet",
+    "RulebookResult",
+    "SampleResult",
     "ScoreReport",
+    "ScoreResult",
     "State",
+    "TuneReport",
+    "VerifyResult",
     "__version__",
     "balance",
+    "batch",
+    "board_report",
+    "check",
+    "diagram",
+    "diff",
     "draw_diagram",
+    "explain",
     "explain_game",
+    "layout",
     "load_board",
     "load_game",
     "load_rule_set",
     "play",
+    "rulebook",
+    "sample",
+    "score",
     "score_file",
     "score_game",
     "tune",
+    "verify",
 ]

@@ -11,13 +11,16 @@ import os
 import re
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext, suppress
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from evlogic import __version__
 from evlogic.commands import COMMANDS, RawDescriptionHelpFormatter, command_named
 from evlogic.errors import InputError, escaped, shortened
+
+if TYPE_CHECKING:
+    from evlogic.commands.answer import Answer
 
 # The rest of evlogic (the command's module, what it reads and solves with,
 # the limits) is imported by main, with the cycle collector paused: see
@@ -156,27 +159,29 @@ def _run(args: argparse.Namespace) -> int:
     from evlogic.signals import Terminated, terminate_raises
 
     timeout = getattr(args, "timeout", None) if args.bounded else None
-    args.answer = Answer()
+    args.answer = answer = Answer()
+    run: Callable[[argparse.Namespace], int] = args.run
     try:
         with terminate_raises():  # SIGTERM stops every command as Ctrl-C does
             if timeout is None:
-                code = args.run(args)
+                code = run(args)
             else:
                 # one deadline: the command's own (its searches stop there), and
                 # the watchdog's, GRACE later, for a grounding that runs on
                 args.deadline = time.monotonic() + timeout
-                code = call_before(args.deadline + GRACE, lambda: args.run(args))
+                code = call_before(args.deadline + GRACE, lambda: run(args))
             sys.stdout.flush()  # a full disk shows here, not at exit
         return code
     except OutOfTime:
-        code = _answer_so_far(args)
-        if code is not None:
-            return code
+        so_far = _answer_so_far(answer)
+        if so_far is not None:
+            return so_far
         say(
             f"evlogic: error: {args.command}: no answer within {args.timeout:g} s "
             "(raise --timeout to give it longer)"
         )
-        return args.timeout_status
+        status: int = args.timeout_status
+        return status
     except InputError as error:
         say(f"evlogic: error: {error}")
         return 2
@@ -205,13 +210,13 @@ def _run(args: argparse.Namespace) -> int:
         return 143
 
 
-def _answer_so_far(args: argparse.Namespace) -> int | None:
+def _answer_so_far(answer: Answer) -> int | None:
     """The command's answer so far printed, at its watchdog (its exit
     status); None when it has none, or cannot give it (then one line)."""
     from evlogic.commands.options import say
 
     try:
-        code = args.answer.give_so_far()
+        code = answer.give_so_far()
         sys.stdout.flush()
     except InputError as error:  # the input, read only now, is bad: that first
         say(f"evlogic: error: {error}")

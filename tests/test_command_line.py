@@ -101,7 +101,7 @@ def test_a_solver_error_is_an_internal_error_with_status_70(cli, monkeypatch):
     def broken(_game):
         raise SolverError("the scoring rules have no answer set for this input")
 
-    monkeypatch.setattr("evlogic.commands.score.score_game", broken)
+    monkeypatch.setattr("evlogic.api.scoring.score_game", broken)
     result = cli("score")
     assert result.code == 70
     assert result.err == (

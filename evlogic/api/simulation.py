@@ -72,8 +72,11 @@ def play(
     and ``to_yaml(path)`` (the final position as a game file).  Bad input
     raises :class:`evlogic.InputError`.
 
-    >>> report = evlogic.play(players=3, agents="greedy,random,random", seed=3)
-    >>> report.final.winners
+    Example::
+
+        report = evlogic.play(players=3, agents="greedy,random,random", seed=3)
+        [(move.player, move.state) for move in report.moves]
+        report.final.winners  # the final position's winners
     """
     from evlogic.simulation.agents import load_agents
     from evlogic.simulation.engine import play as play_game
@@ -140,8 +143,12 @@ def balance(
     ``to_json()`` and ``to_text()``.  Bad input raises
     :class:`evlogic.InputError`.
 
-    >>> report = evlogic.balance(games=20, seed=1, players=2, board="usa")
-    >>> [(seat.seat, seat.rate) for seat in report.rule_sets[0].seat_win_rate]
+    Example::
+
+        report = evlogic.balance(games=20, seed=1, players=2, board="usa")
+        figures = report.rule_sets[0]
+        [(seat.seat, seat.rate, seat.low, seat.high) for seat in figures.seat_win_rate]
+        figures.bonus_decides.rate  # the share of games the regional bonus decided
     """
     from evlogic.reports.balance import BalanceHeading, balance_report
     from evlogic.simulation.agents import load_agents
@@ -242,8 +249,11 @@ def tune(
     when no candidate meets every requirement), ``to_json()``,
     ``to_text()``.  Bad input raises :class:`evlogic.InputError`.
 
-    >>> report = evlogic.tune("examples/tune/lakeland-space.yaml", games=10, budget=40)
-    >>> report.front[report.best].rule_set
+    Example::
+
+        report = evlogic.tune("examples/tune/lakeland-space.yaml", games=10, budget=40)
+        if report.best is not None:
+            report.front[report.best].rule_set  # the best candidate's numbers
     """
     from evlogic.reports.tune import tune_document
     from evlogic.simulation.agents import load_agents

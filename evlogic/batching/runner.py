@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Callable, Hashable, Iterable, Iterator
-from contextlib import ExitStack, contextmanager, suppress
+from collections.abc import Callable, Generator, Hashable, Iterable, Iterator
+from contextlib import ExitStack, closing, contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TextIO
 
@@ -105,9 +105,41 @@ def run_batch(
     limits: Limits | None = None,
 ) -> int:
     """Score every line, writing reports in input order; returns the number
-    of failed lines.  Output goes out a whole chunk at a time, with SIGINT
-    and SIGTERM held back while it is written, so an interrupted run leaves
-    only whole lines behind.
+    of failed lines (:func:`batch_results` written by :func:`write_batch`)."""
+    # closed at once when writing fails: the workers end before the error goes on
+    with closing(batch_results(lines, options, jobs, dask_address, chunk_size, limits)) as results:
+        return write_batch(results, out, progress)
+
+
+def write_batch(
+    results: Iterable[tuple[str, int, int]],
+    out: TextIO,
+    progress: Callable[[int], None] | None = None,
+) -> int:
+    """Write each chunk's text of ``results`` whole (:func:`_write_whole`),
+    counting ``progress``; returns the number of failed lines.  Output goes
+    out a whole chunk at a time, with SIGINT and SIGTERM held back while it
+    is written, so an interrupted run leaves only whole lines behind."""
+    failed = 0
+    for text, chunk_failed, count in results:
+        _write_whole(out, text)
+        failed += chunk_failed
+        if progress is not None:
+            progress(count)
+    return failed
+
+
+def batch_results(
+    lines: Iterable[str],
+    options: BatchOptions,
+    jobs: int | None = None,
+    dask_address: str | None = None,
+    chunk_size: int = CHUNK_SIZE,
+    limits: Limits | None = None,
+) -> Generator[tuple[str, int, int], None, None]:
+    """Score every line: each chunk's output text (its JSON lines), its
+    number of failed lines and of lines, in input order (lazily: a chunk is
+    scored as the ones before it are taken).
 
     ``jobs`` worker processes score the chunks (the CLI always uses them),
     each within ``limits``; ``None`` scores in this process, with no limits.
@@ -117,7 +149,6 @@ def run_batch(
     """
     pieces = chunks(lines, chunk_size)
     limits = limits or Limits()
-    failed = 0
     with ExitStack() as stack:
         if dask_address is not None:
             client = stack.enter_context(_dask_client(dask_address))
@@ -144,14 +175,9 @@ def run_batch(
         else:
             results = (score_chunk(chunk, options) for chunk in pieces)
         try:
-            for text, chunk_failed, count in results:
-                _write_whole(out, text)
-                failed += chunk_failed
-                if progress is not None:
-                    progress(count)
+            yield from results
         except WorkersFailed as error:
             raise InputError("--jobs", f"{error}; is --memory-limit too low?") from None
-    return failed
 
 
 def _write_whole(out: TextIO, text: str) -> None:

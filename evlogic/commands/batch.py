@@ -8,7 +8,6 @@ import stat
 import sys
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from pathlib import Path
 from typing import Any
 
 from evlogic.batching.runner import CHUNK_SIZE, MEMORY_LIMIT_MB
@@ -18,10 +17,6 @@ from evlogic.commands.options import MAX_CHUNK_SIZE, MAX_JOBS, add_rules_option,
 from evlogic.commands.output_file import open_output
 from evlogic.errors import InputError
 from evlogic.limits import megabytes, seconds
-from evlogic.loading.boards import load_board, resolve_board
-from evlogic.loading.jsonlines import open_input
-from evlogic.loading.rulesets import load_rule_set, resolve_rule_set
-from evlogic.loading.yamlfile import Field
 
 HELP = """\
 Score many games, one per line of JSON Lines input, each in the game-file
@@ -98,29 +93,24 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.batching.reading import BatchOptions
-    from evlogic.batching.runner import Limits, run_batch
+    from evlogic.api.scoring import batch_chunks
+    from evlogic.batching.runner import write_batch
     from evlogic.signals import Terminated
 
     _refuse_overwriting_input(args.input, args.output)
-    limits = Limits(memory_mb=args.memory_limit, timeout=args.timeout)
-    rules = None
-    if args.rules is not None:  # resolved once here: a bad rule set fails the command
-        field = Field("--rules", "", args.rules, None, None)
-        rules = str(resolve_rule_set(field, Path.cwd()).resolve())
-        load_rule_set(rules)
-    board = None
-    if args.board is not None:
-        field = Field("--board", "", args.board, None, None)
-        board = str(resolve_board(field, Path.cwd()).resolve())
-        load_board(Path(board), args.board)  # bad boards fail here, once
-    if args.input == "-":
-        source, base = "<stdin>", Path.cwd()
-    else:
-        source, base = args.input, Path(args.input).resolve().parent
-    options = BatchOptions(source=source, board=board, base=str(base), rules=rules)
     with ExitStack() as stack:  # (SIGTERM: evlogic.signals, as Ctrl-C)
-        stream = stack.enter_context(open_input(args.input))
+        chunks = stack.enter_context(
+            batch_chunks(
+                args.input,
+                board=args.board,
+                rules=args.rules,
+                jobs=args.jobs,
+                dask=args.dask,
+                memory_limit=args.memory_limit,
+                timeout=args.timeout,
+                chunk_size=args.chunk_size,
+            )
+        )
         # interrupted, the whole lines written so far are kept
         interrupted = (Terminated, KeyboardInterrupt)
         out = (
@@ -129,16 +119,7 @@ def run(args: argparse.Namespace) -> int:
             else stack.enter_context(open_output(args.output, keep_on=interrupted))
         )
         bar = stack.enter_context(_progress_bar(args.input))
-        failed = run_batch(
-            stream,
-            out,
-            options,
-            jobs=args.jobs,
-            dask_address=args.dask,
-            progress=bar.update if bar is not None else None,
-            chunk_size=args.chunk_size,
-            limits=limits,
-        )
+        failed = write_batch(chunks, out, bar.update if bar is not None else None)
     return 1 if failed else 0
 
 

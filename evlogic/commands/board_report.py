@@ -10,11 +10,8 @@ from evlogic.commands.options import (
     add_format_option,
     add_limit_options,
     add_rules_option,
-    board_argument,
-    rules_override,
     write_output,
 )
-from evlogic.loading.rulesets import load_rule_set
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,10 +34,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.reports.boardreport import board_report
-    from evlogic.reports.render import board_report_to_json, board_report_to_text
+    from evlogic.api.searches import BoardReportResult, board_report
 
-    board = board_argument(args.board, "BOARD")
-    report = board_report(board, rules_override(args) or load_rule_set("standard"), args.rules)
-    write_output(args.format, report, board_report_to_json, board_report_to_text)
+    result = board_report(args.board, rules=args.rules)
+    write_output(args.format, result, BoardReportResult.to_json, BoardReportResult.to_text)
     return 0

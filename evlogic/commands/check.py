@@ -5,23 +5,19 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from evlogic.api.searches import CheckAnswer, CheckInputs, check_inputs, check_so_far, run_check
 from evlogic.commands import add_command
 from evlogic.commands.options import (
     add_format_option,
     add_rules_option,
     add_search_options,
-    board_argument,
-    rules_override,
     whole,
     write_output,
 )
-from evlogic.loading.boards import Board
-from evlogic.loading.rulesets import RuleSet, load_rule_set
+from evlogic.resources import bundled_properties
 
 if TYPE_CHECKING:
     from evlogic.asp.search import Watch
-    from evlogic.reports.check import CheckResult
-from evlogic.resources import bundled_properties
 
 HELP = """\
 Search all positions on a board (all homes, all ownerships, unclaimed
@@ -68,59 +64,35 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 def run(args: argparse.Namespace) -> int:
     # The answer so far is there before anything slow (imports included):
     # a watchdog that fires at any moment prints a report.
-    started = args.deadline - args.timeout
-    inputs: list[tuple[Board, RuleSet]] = []
+    started: float = args.deadline - args.timeout
+    inputs: list[CheckInputs] = []
     watches: list[Watch] = []
 
-    def read() -> tuple[Board, RuleSet]:
+    def read() -> CheckInputs:
         if inputs:
             return inputs[0]
-        board = board_argument(args.board)
-        return board, rules_override(args) or load_rule_set("standard")
+        return check_inputs(
+            args.property,
+            board=args.board,
+            players=args.players,
+            max_states=args.max_states,
+            rules=args.rules,
+        )
 
-    def show(result: CheckResult) -> int:
-        from evlogic.reports.render import check_to_json, check_to_text
-
-        write_output(args.format, result, check_to_json, check_to_text)
-        return result.exit_status()
+    def show(answer: CheckAnswer) -> int:
+        write_output(args.format, answer, CheckAnswer.to_json, CheckAnswer.to_text)
+        return answer.exit_status()
 
     def so_far() -> int:
         from evlogic.asp.search import Watch
-        from evlogic.reports.check import check_so_far
 
-        board, rules = read()
-        watch = watches[0] if watches else Watch()
-        return show(
-            check_so_far(
-                args.property,
-                board,
-                args.board,
-                rules,
-                args.rules or "standard",
-                args.players,
-                args.max_states,
-                watch,
-                started,
-            )
-        )
+        return show(check_so_far(read(), watches[0] if watches else Watch(), started))
 
     args.answer.so_far = so_far
     from evlogic.asp.search import Watch
-    from evlogic.reports.check import check
 
     watches.append(Watch())
     inputs.append(read())
-    board, rules = inputs[0]
-    result = check(
-        args.property,
-        board,
-        args.board,
-        rules,
-        args.rules or "standard",
-        players=args.players,
-        max_states=args.max_states,
-        timeout=args.timeout,
-        deadline=args.deadline,
-        watch=watches[0],
-    )
-    return args.answer.give(lambda: show(result))
+    answer = run_check(inputs[0], args.timeout, args.deadline, watches[0])
+    status: int = args.answer.give(lambda: show(answer))
+    return status

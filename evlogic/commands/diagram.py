@@ -7,13 +7,7 @@ import sys
 from pathlib import Path
 
 from evlogic.commands import add_command
-from evlogic.commands.options import (
-    add_limit_options,
-    add_rules_option,
-    positive_scale,
-    read_game,
-    rules_override,
-)
+from evlogic.commands.options import add_limit_options, add_rules_option, positive_scale
 from evlogic.commands.output_file import output_file
 from evlogic.errors import InputError, quote
 
@@ -82,37 +76,17 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.drawing.diagram import render_svg, svg_to_png
-    from evlogic.drawing.table_diagram import PLAYER_STYLES, render_table_svg
-    from evlogic.reports.explain import explain_game
+    from evlogic.api.inputs import game_of
+    from evlogic.api.scoring import chosen_player, diagram
 
-    if args.all and args.player is not None:
-        raise InputError("--all", "draws every player: give it or --player NAME, not both")
-    if not args.all and args.player is None:
-        raise InputError("diagram", "give --player NAME (one player's region) or --all")
-    if args.all and args.focus:
-        raise InputError("--focus", "crops to one player's home: use it with --player")
-    name = args.player or "all"
+    name = chosen_player(args.player, args.all, args.focus)
     output = args.output or _default_diagram_name(args.game, name, args.format)
     image_format = _image_format(output, args.format)
-    game = read_game(args.game, rules_override(args))
+    game = game_of(args.game, args.rules)
     if image_format != "png" and args.scale != 1.0:
         raise InputError("--scale", "applies to PNG output (an SVG scales by itself)")
-    if args.all:
-        if len(game.players) > len(PLAYER_STYLES):
-            raise InputError("--all", f"draws up to {len(PLAYER_STYLES)} players")
-        # The tile values (rules/tile_value.lp) are every player's alike.
-        explained = explain_game(game, game.players[0].name)
-        svg = render_table_svg(explained.report, game.board, explained.worth)
-    else:
-        svg = render_svg(explain_game(game, args.player), game.board, focus=args.focus)
-    if image_format == "png":
-        try:
-            data = svg_to_png(svg, args.scale)
-        except ImportError:
-            raise InputError("--format png", "needs cairosvg: pip install 'evlogic[png]'") from None
-    else:
-        data = svg.encode("utf-8")
+    result = diagram(game, player=args.player, all=args.all, focus=args.focus)
+    data = result.png(args.scale) if image_format == "png" else result.svg.encode("utf-8")
     if output == "-":
         sys.stdout.buffer.write(data)
         sys.stdout.flush()

@@ -3,23 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import TYPE_CHECKING
 
+from evlogic.api.searches import DiffAnswer, DiffInputs, diff_inputs, diff_so_far, run_diff
 from evlogic.commands import add_command
-from evlogic.commands.options import (
-    add_format_option,
-    add_search_options,
-    board_argument,
-    write_output,
-)
-from evlogic.errors import InputError
-from evlogic.loading.boards import Board
-from evlogic.loading.rulesets import RuleSet, load_rule_set
+from evlogic.commands.options import add_format_option, add_search_options, write_output
 
 if TYPE_CHECKING:
     from evlogic.asp.search import Watch
-    from evlogic.reports.diff import DiffResult
 
 HELP = """\
 Find the smallest position (fewest owned states) where rule sets A and B
@@ -53,56 +44,29 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 def run(args: argparse.Namespace) -> int:
     # The answer so far is there before anything slow (imports included):
     # a watchdog that fires at any moment prints a report.
-    started = args.deadline - args.timeout
-    inputs: list[tuple[RuleSet, RuleSet, Board]] = []
+    started: float = args.deadline - args.timeout
+    inputs: list[DiffInputs] = []
     watches: list[Watch] = []
 
-    def read() -> tuple[RuleSet, RuleSet, Board]:
+    def read() -> DiffInputs:
         if inputs:
             return inputs[0]
-        if len(args.rules) != 2:
-            raise InputError("--rules", f"give exactly two rule sets, not {len(args.rules)}")
-        first, second = (load_rule_set(reference, Path.cwd()) for reference in args.rules)
-        return first, second, board_argument(args.board)
+        return diff_inputs(args.rules, board=args.board, players=args.players)
 
-    def show(result: DiffResult) -> int:
-        from evlogic.reports.render import diff_to_json, diff_to_text
-
-        first, second, board = read()
-        write_output(
-            args.format,
-            result,
-            diff_to_json,
-            lambda result: diff_to_text(result, first, second, board),
-        )
-        return result.exit_status()
+    def show(answer: DiffAnswer) -> int:
+        write_output(args.format, answer, DiffAnswer.to_json, DiffAnswer.to_text)
+        return answer.exit_status()
 
     def so_far() -> int:
         from evlogic.asp.search import Watch
-        from evlogic.reports.diff import diff_so_far
 
-        _first, _second, board = read()
-        watch = watches[0] if watches else Watch()
-        a, b = args.rules
-        return show(diff_so_far(a, b, board, args.board, args.players, watch, started))
+        return show(diff_so_far(read(), watches[0] if watches else Watch(), started))
 
     args.answer.so_far = so_far
     from evlogic.asp.search import Watch
-    from evlogic.reports.diff import diff
 
     watches.append(Watch())
     inputs.append(read())
-    first, second, board = inputs[0]
-    result = diff(
-        first,
-        args.rules[0],
-        second,
-        args.rules[1],
-        board,
-        args.board,
-        players=args.players,
-        timeout=args.timeout,
-        deadline=args.deadline,
-        watch=watches[0],
-    )
-    return args.answer.give(lambda: show(result))
+    answer = run_diff(inputs[0], args.timeout, args.deadline, watches[0])
+    status: int = args.answer.give(lambda: show(answer))
+    return status

@@ -9,8 +9,6 @@ from evlogic.commands.options import (
     add_format_option,
     add_limit_options,
     add_rules_option,
-    read_game,
-    rules_override,
     write_output,
 )
 
@@ -32,9 +30,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.reports.explain import explain_game
-    from evlogic.reports.render import explanation_to_json, explanation_to_text
+    from evlogic.api.scoring import ExplainResult, explain
 
-    explanation = explain_game(read_game(args.game, rules_override(args)), args.player)
-    write_output(args.format, explanation, explanation_to_json, explanation_to_text)
+    result = explain(args.game, player=args.player, rules=args.rules)
+    write_output(args.format, result, ExplainResult.to_json, ExplainResult.to_text)
     return 0

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from evlogic.commands import add_command
 from evlogic.commands.options import add_board_argument, say, whole
 from evlogic.commands.output_file import output_file
-from evlogic.errors import InputError, escaped, quote
+from evlogic.errors import InputError
 from evlogic.limits import add_memory_option, seconds
 
 HELP = """\
@@ -63,43 +62,13 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.commands.options import board_argument
-    from evlogic.drawing.relayout import MAX_LAYOUT_STATES, board_text_with_cells, lay_out
-    from evlogic.loading.boards import board_from_field, looks_like_board_path, resolve_board
-    from evlogic.loading.yamlfile import Field, read_file, utf8_text, yaml_document
+    from evlogic.api.searches import layout
 
-    board = board_argument(args.board, "BOARD")
-    if len(board.states) > MAX_LAYOUT_STATES:
-        raise InputError(
-            args.board, f"{len(board.states):,} states; layout places up to {MAX_LAYOUT_STATES}"
-        )
-    keep = [state.strip() for state in args.keep.split(",") if state.strip()]
-    for state in keep:
-        if state not in board.states:
-            raise InputError("--keep", f"unknown state {quote(state)}{board.suggest(state)}")
-    found = lay_out(board, args.timeout, keep=keep, reach=args.reach)
-    before = "does not fit the grid" if found.before is None else str(found.before)
-    print(f"{escaped(board.name)}: {len(board.states)} states")
-    print(f"before: {before}")
-    if found.optimal:
-        how = f"optimal, proved in {found.seconds:.1f} s"
-    else:
-        how = f"the best found in {found.seconds:.0f} s, not proved optimal"
-    print(f"after:  {found.after}: {how}")
-    moved = found.moved()
-    print(f"moved:  {len(moved)} of {len(board.states)} tiles")
-    for state in moved:
-        old, new = found.start[state], found.cells[state]
-        print(f"  {escaped(state)}: [{old[0]}, {old[1]}] -> [{new[0]}, {new[1]}]")
+    result = layout(args.board, keep=args.keep, reach=args.reach, timeout=args.timeout)
+    sys.stdout.write(result.to_text())
     if args.output is None:
         return 0
-    field = Field("BOARD", "", args.board, None, None)
-    path = (
-        Path(args.board) if looks_like_board_path(args.board) else resolve_board(field, Path.cwd())
-    )
-    text = utf8_text(read_file(path, args.board), args.board)
-    written = board_text_with_cells(text, found.cells)
-    board_from_field(yaml_document(written, args.output), default_name=board.name)
+    written = result.to_yaml(args.output)
     try:
         with output_file(args.output) as stream:
             stream.write(written.encode("utf-8"))

@@ -9,13 +9,12 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, TypeVar
 
-from evlogic.errors import InputError, quote
+# (re-exported: they live in the library, the commands import them from here)
+from evlogic.api.inputs import board_argument as board_argument
+from evlogic.api.inputs import read_game as read_game
+from evlogic.errors import quote
 from evlogic.limits import add_memory_option, add_time_option, seconds
-from evlogic.loading.boards import Board, load_board, resolve_board
-from evlogic.loading.games import Game, load_game, load_game_text
 from evlogic.loading.rulesets import RuleSet, bundled_rule_sets, load_rule_set
-from evlogic.loading.yamlfile import Field, read_stream, utf8_text
-from evlogic.resources import default_game
 
 #: What a command's output renders: a report, a result, a document.
 Rendered = TypeVar("Rendered")
@@ -119,12 +118,6 @@ def add_rules_option(command: argparse.ArgumentParser, games: bool = True) -> No
     )
 
 
-def board_argument(reference: str, option: str = "--board") -> Board:
-    """A board named on the command line: a bundled name or a path."""
-    field = Field(option, "", reference, None, None)
-    return load_board(resolve_board(field, Path.cwd()), reference)
-
-
 def rules_override(args: argparse.Namespace) -> RuleSet | None:
     return None if args.rules is None else load_rule_set(args.rules, Path.cwd())
 
@@ -145,17 +138,6 @@ def port_number(text: str) -> int:
     if not text.isdigit() or int(text) > 65535:
         raise argparse.ArgumentTypeError(f"must be a port number from 0 to 65535, not {text!r}")
     return int(text)
-
-
-def read_game(argument: str | None, rules: RuleSet | None = None) -> Game:
-    if argument is None:
-        return load_game(default_game(), source="rulebook full example", rules=rules)
-    if argument == "-":
-        if sys.stdin is None:
-            raise InputError("<stdin>", "standard input is closed")
-        text = utf8_text(read_stream(sys.stdin.buffer, "<stdin>"), "<stdin>")
-        return load_game_text(text, "<stdin>", Path.cwd(), rules)
-    return load_game(Path(argument), source=argument, rules=rules)
 
 
 def say(message: str) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 
 from evlogic.commands import add_command
 from evlogic.commands.options import add_limit_options
@@ -58,29 +57,20 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.commands.options import board_argument
+    from evlogic.api.pages import rulebook_inputs, rulebook_of
     from evlogic.commands.output_file import check_writable, open_output, output_file
     from evlogic.errors import InputError
-    from evlogic.loading.rulesets import load_rule_set
-    from evlogic.pages.pdf import browser, print_pdf
-    from evlogic.pages.rulebook import TEMPLATE, rulebook_page
+    from evlogic.pages.pdf import browser
 
-    rules = load_rule_set(args.rules, Path.cwd())
-    against = load_rule_set(args.against, Path.cwd()) if args.against else None
-    board = board_argument(args.board or "usa")
-    template = Path(args.template) if args.template else TEMPLATE
-    if not template.is_file():
-        raise InputError("--template", f"no file {args.template!r}")
+    inputs = rulebook_inputs(
+        rules=args.rules, against=args.against, board=args.board, template=args.template
+    )
     if (
         args.pdf
         and args.output != "-"
         and os.path.realpath(args.pdf) == os.path.realpath(args.output)
     ):
         raise InputError("--pdf", "is the -o file too: name two files")
-
-    def end(of: object) -> int:
-        game_end = getattr(of, "game_end", None)
-        return board.game_end if game_end is None else int(game_end)
 
     # Every output is checked before the page is made, and written only when
     # everything is made: a path that cannot be written fails first, and a
@@ -90,14 +80,14 @@ def run(args: argparse.Namespace) -> int:
             check_writable(output)
     if args.pdf:
         browser()
-    page = rulebook_page(rules, end(rules), template, against, end(against) if against else 0)
+    result = rulebook_of(inputs)
     if args.pdf:
-        printed = print_pdf(page)
+        printed = result.pdf()
         with output_file(args.pdf) as pdf:
             pdf.write(printed)
     if args.output == "-":
-        sys.stdout.write(page)
+        sys.stdout.write(result.html)
     else:
         with open_output(args.output) as out:
-            out.write(page)
+            out.write(result.html)
     return 0

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import argparse
 
+from evlogic.api.scoring import ScoreResult, score
 from evlogic.commands import add_command
 from evlogic.commands.options import (
     add_format_option,
     add_limit_options,
     add_rules_option,
-    read_game,
-    rules_override,
     write_output,
 )
-from evlogic.reports.render import to_json, to_text
-from evlogic.reports.score import score_game
 
 HELP = """\
 Score a game file: each player's breakdown and the winner.
@@ -31,16 +28,16 @@ standard input (a board path is then relative to the current directory)."""
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    score = add_command(commands, "score", HELP, run)
-    score.add_argument(
+    command = add_command(commands, "score", HELP, run)
+    command.add_argument(
         "game", nargs="?", metavar="GAME", help="game file (YAML); default: the rulebook example"
     )
-    add_format_option(score)
-    add_rules_option(score)
-    add_limit_options(score, 60.0)
+    add_format_option(command)
+    add_rules_option(command)
+    add_limit_options(command, 60.0)
 
 
 def run(args: argparse.Namespace) -> int:
-    report = score_game(read_game(args.game, rules_override(args)))
-    write_output(args.format, report, to_json, to_text)
+    result = score(args.game, rules=args.rules)
+    write_output(args.format, result, ScoreResult.to_json, ScoreResult.to_text)
     return 0

@@ -9,7 +9,6 @@ from evlogic.commands.options import (
     add_format_option,
     add_limit_options,
     add_rules_option,
-    rules_override,
     say,
     write_output,
 )
@@ -38,14 +37,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run(args: argparse.Namespace) -> int:
-    from evlogic.reports.render import verify_to_json, verify_to_text
-    from evlogic.reports.verify import default_paths, verify_paths
+    from evlogic.api.scoring import VerifyResult, verify
 
-    results = verify_paths(args.paths or default_paths(), rules_override(args))
-    write_output(args.format, results, verify_to_json, verify_to_text)
-    broken = [result.error for result in results if result.error is not None]
-    for error in broken:  # bad input: listed as failed, and said on stderr (exit 2)
+    result = verify(args.paths, rules=args.rules)
+    write_output(args.format, result, VerifyResult.to_json, VerifyResult.to_text)
+    for error in result.errors:  # bad input: listed as failed, and said on stderr (exit 2)
         say(f"evlogic: error: {error}")
-    if broken:
-        return 2
-    return 0 if all(result.passed for result in results) else 1
+    return result.exit_status()
