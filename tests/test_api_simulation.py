@@ -92,5 +92,5 @@ def test_help_teaches_every_parameter(name):
     for parameter in inspect.signature(function).parameters:
         assert f"``{parameter}``" in function.__doc__, parameter
         assert parameter in text
-    assert f"evlogic.{name}(" in function.__doc__  # an example
+    assert f">>> report = evlogic.{name}(" in function.__doc__  # an example
     assert name in evlogic.__all__ and name in dir(evlogic)

@@ -72,11 +72,10 @@ def play(
     and ``to_yaml(path)`` (the final position as a game file).  Bad input
     raises :class:`evlogic.InputError`.
 
-    Example::
-
-        report = evlogic.play(players=3, agents="greedy,random,random", seed=3)
-        [(move.player, move.state) for move in report.moves]
-        report.final.winners  # the final position's winners
+    >>> report = evlogic.play(players=3, agents="greedy,random,random", seed=3)
+    >>> len(report.final.players)
+    3
+    >>> moves = [(move.player, move.state, move.gain) for move in report.moves]
     """
     from evlogic.simulation.agents import load_agents
     from evlogic.simulation.engine import play as play_game
@@ -143,12 +142,11 @@ def balance(
     ``to_json()`` and ``to_text()``.  Bad input raises
     :class:`evlogic.InputError`.
 
-    Example::
-
-        report = evlogic.balance(games=20, seed=1, players=2, board="usa")
-        figures = report.rule_sets[0]
-        [(seat.seat, seat.rate, seat.low, seat.high) for seat in figures.seat_win_rate]
-        figures.bonus_decides.rate  # the share of games the regional bonus decided
+    >>> report = evlogic.balance(games=20, seed=1, players=2, board="usa")
+    >>> figures = report.rule_sets[0]
+    >>> [seat.seat for seat in figures.seat_win_rate]
+    [1, 2]
+    >>> rows = [(seat.seat, seat.rate, seat.low, seat.high) for seat in figures.seat_win_rate]
     """
     from evlogic.reports.balance import BalanceHeading, balance_report
     from evlogic.simulation.agents import load_agents
@@ -249,11 +247,10 @@ def tune(
     when no candidate meets every requirement), ``to_json()``,
     ``to_text()``.  Bad input raises :class:`evlogic.InputError`.
 
-    Example::
-
-        report = evlogic.tune("examples/tune/lakeland-space.yaml", games=10, budget=40)
-        if report.best is not None:
-            report.front[report.best].rule_set  # the best candidate's numbers
+    >>> report = evlogic.tune("examples/tune/lakeland-space.yaml", games=10, budget=60)
+    >>> report.objectives
+    ('first_seat_advantage', 'home_spread')
+    >>> best = None if report.best is None else report.front[report.best].rule_set
     """
     from evlogic.reports.tune import tune_document
     from evlogic.simulation.agents import load_agents
