@@ -45,18 +45,22 @@ if TYPE_CHECKING:
         diff,
         layout,
     )
-    from evlogic.api.simulation import balance, play, tune
+    from evlogic.api.simulation import (
+        BalanceReport,
+        PlayReport,
+        TuneReport,
+        balance,
+        play,
+        tune,
+    )
     from evlogic.drawing.diagram import draw_diagram
     from evlogic.errors import InputError
     from evlogic.loading.boards import Board, State, load_board
     from evlogic.loading.games import Game, Player, load_game
     from evlogic.loading.rulesets import RuleSet, load_rule_set
-    from evlogic.reports.balance_figures import BalanceReport
     from evlogic.reports.explain import Explanation, explain_game
     from evlogic.reports.report import PlayerScore, ScoreReport
     from evlogic.reports.score import score_file, score_game
-    from evlogic.reports.tune import TuneReport
-    from evlogic.simulation.report import PlayReport
 
 #: The module of each public name, imported when the name is first used
 #: (PEP 562): a batch worker, which needs a few modules, imports only those.
@@ -87,9 +91,9 @@ _MODULES = {
     "play": "evlogic.api.simulation",
     "balance": "evlogic.api.simulation",
     "tune": "evlogic.api.simulation",
-    "PlayReport": "evlogic.simulation.report",
-    "BalanceReport": "evlogic.reports.balance_figures",
-    "TuneReport": "evlogic.reports.tune",
+    "PlayReport": "evlogic.api.simulation",
+    "BalanceReport": "evlogic.api.simulation",
+    "TuneReport": "evlogic.api.simulation",
     # what they read and report
     "score_file": "evlogic.reports.score",
     "score_game": "evlogic.reports.score",

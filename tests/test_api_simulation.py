@@ -11,8 +11,8 @@ import pytest
 
 import evlogic
 from evlogic.reports.balance_figures import BalanceReport, RuleSetFigures
-from evlogic.reports.tune import TuneReport
 from evlogic.simulation.report import PlayReport
+from evlogic.simulation.tune_report import TuneReport
 
 SPACE = "examples/tune/lakeland-space.yaml"
 

@@ -16,9 +16,11 @@ from evlogic.errors import InputError, quote
 from evlogic.loading.rulesets import RuleSet, load_rule_set
 from evlogic.loading.space import Space, load_space
 from evlogic.reports.balance_figures import BalanceReport
-from evlogic.reports.tune import TuneReport
 from evlogic.simulation.balance import Record
 from evlogic.simulation.report import PlayReport
+from evlogic.simulation.tune_report import TuneReport
+
+__all__ = ["BalanceReport", "PlayReport", "TuneReport", "balance", "play", "tune"]
 
 #: The turn orders: snake (1..N, N..1, ...) or round-robin (1..N, 1..N, ...).
 Order = Literal["snake", "round-robin"]
@@ -241,7 +243,7 @@ def tune(
     ``check_timeout``: seconds each property proof may take (past it: unknown).
     ``progress``: called with the number of games just played.
 
-    Returns a :class:`evlogic.reports.tune.TuneReport`: ``front`` (the
+    Returns a :class:`evlogic.simulation.tune_report.TuneReport`: ``front`` (the
     Pareto front, each candidate's rule set, objectives with intervals,
     requirements and distance from the base), ``best`` (its index, None
     when no candidate meets every requirement), ``to_json()``,
@@ -252,11 +254,11 @@ def tune(
     ('first_seat_advantage', 'home_spread')
     >>> best = None if report.best is None else report.front[report.best].rule_set
     """
-    from evlogic.reports.tune import tune_document
     from evlogic.simulation.agents import load_agents
     from evlogic.simulation.table import deal
     from evlogic.simulation.tune import TuneOptions
     from evlogic.simulation.tune import tune as search
+    from evlogic.simulation.tune_report import tune_document
 
     loaded = space_of(space)
     loaded_board = board_of(board)
