@@ -27,6 +27,7 @@ from pathlib import Path
 
 from timing import print_rows
 
+from evlogic.asp.search import TimeLimit
 from evlogic.loading.boards import load_board
 from evlogic.loading.rulesets import bundled_rule_sets, load_rule_set
 from evlogic.reports.check import check
@@ -43,7 +44,9 @@ def owned(game: dict | None) -> str:
 def run_diff(usa, other: str, players: int, timeout: float) -> tuple[str, float, bool]:
     """(answer, seconds, proved) of `diff --rules standard --rules OTHER`."""
     standard = load_rule_set("standard")
-    result = diff(standard, "standard", load_rule_set(other), other, usa, "usa", players, timeout)
+    other_rules = load_rule_set(other)
+    limit = TimeLimit(timeout)
+    result = diff(standard, "standard", other_rules, other, usa, "usa", players, limit)
     parts, proved = [], True
     for name, search in (("total", result.total_diff), ("winner", result.winner_diff)):
         done = search.result == "equivalent" or (search.result == "differs" and search.smallest)
@@ -55,7 +58,8 @@ def run_diff(usa, other: str, players: int, timeout: float) -> tuple[str, float,
 
 def run_check(usa, name: str, players: int, timeout: float) -> tuple[str, float, bool]:
     standard = load_rule_set("standard")
-    result = check(name, usa, "usa", standard, "standard", players=players, timeout=timeout)
+    limit = TimeLimit(timeout)
+    result = check(name, usa, "usa", standard, "standard", players=players, limit=limit)
     proved = result.result == "holds" or (result.result == "counterexample" and result.smallest)
     return result.result + owned(result.counterexample), result.seconds, proved
 

@@ -50,9 +50,9 @@ def test_every_player_properties_answer_as_the_player_0_ones(
     (tmp_path / "own.yaml").write_text("name: own\nextends: standard\nprograms: [none.lp]\n")
     loaded: list[Path] = []
 
-    def recording(board, program, programs, *args, **kwargs):
-        loaded.append(programs.paths[-1])  # (the programs as read, evlogic.asp.program)
-        return search(board, program, programs, *args, **kwargs)
+    def recording(request):
+        loaded.append(request.program.paths[-1])  # (the programs as read, evlogic.asp.program)
+        return search(request)
 
     monkeypatch.setattr(evlogic.reports.check, "search", recording)
     every = rules_dir() / "properties" / "every_player"

@@ -23,6 +23,7 @@ from test_search_soundness import owned_count
 from test_search_soundness import positions as every_position
 
 from conftest import board_dict
+from evlogic.asp.search import TimeLimit
 from evlogic.loading.boards import load_board
 from evlogic.loading.rulesets import load_rule_set
 from evlogic.reports.diff import diff
@@ -75,7 +76,7 @@ def test_diff_answers_as_the_enumeration(tmp_path: Path, board, first, second, p
         load_board(tmp_path / "board.yaml"),
         "board.yaml",
         players,
-        60,
+        TimeLimit(60),
     )
     rules = (Rules(**first), Rules(**second))
 

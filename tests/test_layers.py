@@ -24,7 +24,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "limits": {"errors"},
     "signals": set(),
     "schemas": {"resources"},
-    "loading": {"errors", "resources"},
+    "loading": {"errors", "resources", "schemas"},  # the formats, checked at load
     "asp": _BASE | {"loading"},
     "reports": _BASE | {"loading", "asp"},
     "batching": _BASE | {"loading", "asp", "reports"},

@@ -12,6 +12,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
 from conftest import REPO, RULEBOOK
+from evlogic.loading.schema import CHECKS, CHECKS_DIRECTORY, _check, generated_check, validate
 from evlogic.schemas import schema_names, schema_path
 
 
@@ -175,3 +176,32 @@ def test_play_and_balance_documents_meet_their_schemas(cli, tmp_path):
     assert_valid("balance", balance.json())
     for line in games.read_text().splitlines():
         assert_valid("balance-game", json.loads(line))
+
+
+@pytest.mark.parametrize(("name", "part"), list(CHECKS))
+def test_the_generated_checks_are_in_step_with_the_schemas(name, part):
+    """evlogic/loading/checks/ is what fastjsonschema makes of the schemas
+    today: after changing a schema, run python -m evlogic.loading.schema."""
+    written = (CHECKS_DIRECTORY / f"{CHECKS[name, part]}.py").read_text(encoding="utf-8")
+    assert written == generated_check(name, part), "run: python -m evlogic.loading.schema"
+
+
+@pytest.mark.parametrize(
+    ("document", "problem"),
+    [
+        ({"states": {"A": {"ev": 1, "neighbours": []}}}, "unknown key 'neighbours'"),
+        ({"states": {"A": {"ev": 0}}}, "between 1 and 10000000"),
+        ({"states": {"A": {"ev": 1, "hex": [0, 0, 0]}}}, "not 3 items"),
+        ({"states": {}}, "at least one state"),
+    ],
+)
+def test_a_board_the_generated_check_refuses_is_refused_by_the_schema(document, problem):
+    """The fast check and the wording check (jsonschema) agree: what one
+    refuses the other words."""
+    from evlogic.errors import InputError
+    from evlogic.loading.yamlfile import Field
+
+    with pytest.raises(ValueError):
+        _check("board")(document)
+    with pytest.raises(InputError, match=problem):
+        validate(Field("board.yaml", "", document, None, None), "board", "a board mapping")

@@ -18,9 +18,12 @@ import yaml
 from test_schemas import assert_valid
 
 from conftest import board_dict
-from evlogic.asp.search import running
+from evlogic.asp.program import read_program
+from evlogic.asp.search import Answer, SearchRequest, running, search
 from evlogic.asp.search.running import RunningSearch
 from evlogic.limits import checkpoint
+from evlogic.loading.boards import load_board
+from evlogic.loading.rulesets import load_rule_set
 
 #: A board where two rule sets differ (swing state C counts 3 times, not 2).
 EDGES = [("A", "B"), ("B", "C"), ("C", "D"), ("D", "A")]
@@ -242,3 +245,42 @@ def test_at_the_watchdog_check_still_prints_its_answer_so_far(cli, place, monkey
     answer = cli("check", "owned.lp", "--board", "board.yaml", "--timeout", "0.3")
     assert answer.code == 3 and answer.err == ""
     assert answer.out.startswith("owned: unknown on test board with 2 players (standard rules)")
+
+
+# --- the request's stop -----------------------------------------------------------
+
+
+def _request(place: Path, text: str, stop: Callable[[], bool]) -> SearchRequest:
+    (place / "prop.lp").write_text(text)
+    return SearchRequest(
+        load_board(place / "board.yaml"),
+        load_rule_set("standard").program(),
+        read_program([place / "prop.lp"]),
+        2,
+        stop=stop,
+        progress=None,
+    )
+
+
+def test_a_search_stopped_at_once_answers_unknown(place):
+    outcome = search(_request(place, ALWAYS, lambda: True))
+    assert outcome.result is Answer.UNKNOWN and outcome.found is None
+
+
+def test_the_proof_that_some_position_exists_heeds_the_stop(place, monkeypatch):
+    """Once the solver refuted every position, "holds" still waits for the
+    proof that some position exists (RunningSearch.any_position): a stop
+    then answers unknown, as at the deadline, never holds."""
+    refuted: list[bool] = []
+    proved_holds = RunningSearch.proved_holds
+
+    def hooked(self: RunningSearch):
+        refuted.append(True)
+        return proved_holds(self)
+
+    monkeypatch.setattr(RunningSearch, "proved_holds", hooked)
+    never_broken = "violation :- net_bonus(0, 0, B), B < 0, B > 0.\n"
+    assert search(_request(place, never_broken, lambda: False)).result is Answer.HOLDS
+    refuted.clear()
+    outcome = search(_request(place, never_broken, lambda: bool(refuted)))
+    assert refuted and outcome.result is Answer.UNKNOWN

@@ -18,7 +18,14 @@ from test_search_soundness import positions as every_position
 from conftest import SEARCH_EDGES, board_dict
 from evlogic.asp.facts import board_program, game_program, state_ids
 from evlogic.asp.program import read_program
-from evlogic.asp.search import Floor, SearchOutcome, search, search_rules
+from evlogic.asp.search import (
+    Floor,
+    SearchOutcome,
+    SearchRequest,
+    TimeLimit,
+    search,
+    search_rules,
+)
 from evlogic.asp.solver import rule_paths, solve
 from evlogic.loading.boards import load_board
 from evlogic.loading.rulesets import load_rule_set
@@ -182,7 +189,7 @@ def test_winner_diff_answers_as_brute_force(tmp_path: Path, variant: str, player
         load_board(tmp_path / "board.yaml"),
         "board.yaml",
         players,
-        60,
+        TimeLimit(60),
     ).winner_diff
 
     def winners(position: list[dict], rules: Rules) -> list[str]:
@@ -232,14 +239,15 @@ def test_winner_search_reading_the_total_searchs_floor_answers_as_brute_force(
     ).program(1, default=False)
     diff_rules = rules_dir() / "diff"
 
-    def run(kind: str, publish: Floor, within: Floor | None) -> SearchOutcome:
+    def run(kind: str, publish: Floor, within: Floor) -> SearchOutcome:
         programs = [diff_rules / "position.lp", diff_rules / f"{kind}.lp"]
-        return search(
+        request = SearchRequest(
             loaded, facts, read_program(programs), players, None, 60, publish=publish, within=within
         )
+        return search(request)
 
     proved = Floor()
-    total = run("total", proved, None)
+    total = run("total", proved, Floor())
     assert total.result != "unknown"
     assert proved.none == (total.result == "holds")
     assert proved.size == (_owned(total.found) if total.result == "counterexample" else None)
@@ -270,7 +278,7 @@ def test_winner_search_reading_the_total_searchs_floor_answers_as_brute_force(
     assert _owned(winner.found) == min(owned_count(p) for p in winners)
     # the fixed-order witness, found part by part of the total search's
     # counterexamples, is the one the search alone prints
-    alone = run("winner", Floor(), None)
+    alone = run("winner", Floor(), Floor())
     assert sorted(map(str, winner.found)) == sorted(map(str, alone.found))
 
 

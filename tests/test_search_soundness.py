@@ -19,7 +19,7 @@ from conftest import SEARCH_EDGES, board_dict
 from evlogic.asp.cone import reads_player0_only, sees_near_states_only
 from evlogic.asp.facts import state_ids
 from evlogic.asp.program import read_program
-from evlogic.asp.search import encoding
+from evlogic.asp.search import TimeLimit, encoding
 from evlogic.errors import InputError
 from evlogic.loading.boards import load_board
 from evlogic.loading.rulesets import load_rule_set
@@ -122,7 +122,7 @@ def run_check(tmp_path: Path, board: dict, text: str, players: int, rules: str =
         load_rule_set(rules, tmp_path),
         rules,
         players=players,
-        timeout=60,
+        limit=TimeLimit(60),
     )
     assert result.result != "unknown"
     return result

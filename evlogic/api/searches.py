@@ -102,6 +102,7 @@ def run_check(
 ) -> CheckAnswer:
     """:func:`check` on read inputs, until ``deadline`` (time.monotonic();
     default ``timeout`` seconds from now), shown to ``watch`` as it goes."""
+    from evlogic.asp.search import TimeLimit
     from evlogic.reports.check import check as check_property
 
     return CheckAnswer(
@@ -113,8 +114,7 @@ def run_check(
             inputs.rules_reference,
             players=inputs.players,
             max_states=inputs.max_states,
-            timeout=timeout,
-            deadline=deadline,
+            limit=TimeLimit(timeout, deadline),
             watch=watch,
         )
     )
@@ -241,6 +241,7 @@ def run_diff(
 ) -> DiffAnswer:
     """:func:`diff` on read inputs, until ``deadline`` (time.monotonic();
     default ``timeout`` seconds from now), shown to ``watch`` as it goes."""
+    from evlogic.asp.search import TimeLimit
     from evlogic.reports.diff import diff as compare
 
     result = compare(
@@ -251,8 +252,7 @@ def run_diff(
         inputs.board,
         inputs.board_reference,
         players=inputs.players,
-        timeout=timeout,
-        deadline=deadline,
+        limit=TimeLimit(timeout, deadline),
         watch=watch,
     )
     return DiffAnswer(result, inputs.first, inputs.second, inputs.board)

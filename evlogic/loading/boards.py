@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evlogic.errors import InputError, quote
+from evlogic.loading.schema import validate
 from evlogic.loading.yamlfile import Field, closest, missing, read_yaml
 from evlogic.resources import bundled_boards
 
@@ -75,24 +76,21 @@ class Board:
 
 
 def board_from_field(top: Field, default_name: str) -> Board:
-    """Validate a parsed board file."""
-    fields = top.fields(["states"], ["name", "game_end"], what="a board mapping")
+    """Validate a parsed board file: its structure against the board schema
+    (evlogic/schemas/board.schema.json), then what one field says of
+    another (neighbours that are states, borders on both sides, tiles)."""
+    _check_size(top)
+    validate(top, "board", "a board mapping")
+    fields = top.members()
     name = fields["name"].text() if "name" in fields else default_name
     states_field = fields["states"]
-    entries = list(states_field.entries("a mapping of state ids"))
-    if not entries:
-        raise states_field.error("must list at least one state")
-
-    if len(entries) > MAX_STATES:
-        raise states_field.error(
-            f"{len(entries):,} states, more than the {MAX_STATES:,} a board may have"
-        )
+    entries = list(states_field.entries())
     raw: dict[str, dict[str, Field]] = {}
     for key, value in entries:
         state_id = key.text("a state id")
         if state_id in raw:
             raise key.error(f"state {quote(state_id)} is listed twice")
-        raw[state_id] = value.fields(["ev"], ["name", "swing", "neighbors", "hex"])
+        raw[state_id] = value.members()
 
     _check_borders(states_field, raw)
     states: dict[str, State] = {}
@@ -109,8 +107,6 @@ def board_from_field(top: Field, default_name: str) -> Board:
                 raise item.error(f"unknown state {quote(other)}{closest(other, raw)}")
             if other == state_id:
                 raise item.error(f"{quote(state_id)} cannot neighbour itself")
-            if other in neighbors:
-                raise item.error(f"{quote(other)} is listed twice")
             neighbors.append(other)
             listed_at[state_id, other] = item
         tile = _hex_cell(state_fields["hex"]) if "hex" in state_fields else None
@@ -201,6 +197,14 @@ def _kind(value: object) -> str:
     return "nothing" if value is None else type(value).__name__
 
 
+def _check_size(top: Field) -> None:
+    """At most MAX_STATES states, counted before anything else is checked."""
+    states = top.value.get("states") if isinstance(top.value, dict) else None
+    if isinstance(states, dict) and len(states) > MAX_STATES:
+        where = top.members()["states"]
+        raise where.error(f"{len(states):,} states, more than the {MAX_STATES:,} a board may have")
+
+
 def _check_borders(states_field: Field, raw: dict[str, dict[str, Field]]) -> None:
     """At most MAX_BORDERS borders (each listed on both sides), counted
     before any is read."""
@@ -217,10 +221,8 @@ def _check_borders(states_field: Field, raw: dict[str, dict[str, Field]]) -> Non
 
 
 def _hex_cell(field: Field) -> tuple[int, int]:
-    items = field.items("a list [q, r]")
-    if len(items) != 2:
-        raise field.error(f"must be a list [q, r] of two whole numbers, not {len(items)} items")
-    q, r = (item.integer(-10_000, 10_000) for item in items)
+    # (the schema checked its shape; integer() reads 010 as no number)
+    q, r = (item.integer(-10_000, 10_000) for item in field.items())
     return (q, r)
 
 

@@ -19,6 +19,7 @@ from evlogic.errors import InputError, quote
 from evlogic.loading.boards import DEFAULT_GAME_END, Board, checked_board, load_board, resolve_board
 from evlogic.loading.expect import Expected, read_expect
 from evlogic.loading.rulesets import RuleSet, load_rule_set, rule_set_from_field
+from evlogic.loading.schema import validate
 from evlogic.loading.yamlfile import Field, read_yaml, yaml_document
 from evlogic.resources import display_path
 
@@ -54,15 +55,14 @@ def game_from_fields(
     keys already resolved; ``rules`` None means standard)."""
     rules = rules or load_rule_set("standard")
     check_game_end(board, rules)
-    items = fields["players"].items("a list of players")
-    if not items:
-        raise fields["players"].error("must list at least one player")
+    validate(fields["players"], "game", "a list of players", part="players")
+    items = fields["players"].items()
 
     parsed: list[tuple[str, Field, list[Field]]] = []
     names: dict[str, Field] = {}
     homes: dict[str, str] = {}
     for item in items:
-        player = item.fields(["name", "home"], ["states"], what="a player mapping")
+        player = item.members()
         name = player["name"].text("a player name")
         if name in names:
             raise player["name"].error(f"player name {quote(name)} is used twice")
@@ -72,7 +72,7 @@ def game_from_fields(
         if home in homes:
             raise home_field.error(f"{quote(home)} is already the home of {quote(homes[home])}")
         homes[home] = name
-        states = player["states"].items("a list of state ids") if "states" in player else []
+        states = player["states"].items() if "states" in player else []
         parsed.append((name, home_field, states))
 
     owner = dict(homes)
@@ -87,8 +87,6 @@ def game_from_fields(
                     f"{quote(state_id)} is the home of {quote(homes[state_id])}; "
                     "homes never change hands"
                 )
-            if state_id in won:
-                raise item.error(f"{quote(state_id)} is listed twice")
             if state_id != home and owner.get(state_id, name) != name:
                 raise item.error(f"{quote(state_id)} is already owned by {quote(owner[state_id])}")
             owner[state_id] = name
@@ -310,7 +308,8 @@ def load_game_text(text: str, source: str, base: Path, rules: RuleSet | None = N
 
 def game_from_document(top: Field, base: Path, rules: RuleSet | None = None) -> Game:
     """A game from a parsed game file; a board path is relative to ``base``."""
-    fields = top.fields(*GAME_KEYS, what="a game mapping")
+    validate(top, "game", "a game mapping", shallow=True)
+    fields = top.members()
     board_path = resolve_board(fields["board"], base)
     board = load_board(board_path, display_path(board_path))
     if rules is None and "rules" in fields:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from evlogic.errors import InputError, quote
+from evlogic.loading.schema import validate
 from evlogic.loading.yamlfile import Field, closest, missing, read_yaml
 from evlogic.resources import display_path, rules_dir
 
@@ -132,7 +133,8 @@ def _from_file(path: Path, chain: tuple[Path, ...]) -> RuleSet:
 
 
 def _from_mapping(top: Field, base: Path, chain: tuple[Path, ...], default_name: str) -> RuleSet:
-    fields = top.fields([], ["name", "extends", "programs", *PARAMETERS], what="a rule set")
+    validate(top, "rules", "a rule set")
+    fields = top.members()
     parent = (
         _from_file(resolve_rule_set(fields["extends"], base), chain)
         if "extends" in fields
@@ -147,7 +149,16 @@ def rule_set_from_parameters(
     """An inline rule set that may only name numbers: no ``programs``, and
     ``extends`` only one of ``parents`` by name (a server's rule sets: no
     request reaches a file)."""
-    fields = top.fields([], ["name", "extends", *PARAMETERS], what="a rule set of parameters")
+    validate(top, "rules", "a rule set of parameters")
+    fields = top.members()
+    if "programs" in fields:  # (a request reaches no file)
+        known = ", ".join(["name", "extends", *PARAMETERS])
+        raise InputError(
+            top.source,
+            f"unknown key 'programs' (known: {known})",
+            field=top.path or None,
+            line=getattr(top.value, "key_lines", {}).get("programs", top.line),
+        )
     parent = None
     if "extends" in fields:
         name = fields["extends"].text("a rule set name")
@@ -226,13 +237,11 @@ def _parameters(fields: dict[str, Field]) -> _Parameters:
     for name, field in fields.items():
         if name == "tiers":
             tiers: list[tuple[int, int]] = []
-            for key, value in field.entries("a mapping of region size to bonus"):
+            for key, value in field.entries():
                 size = _whole(key, 1, 10_000, "a region size")
                 if any(size == earlier for earlier, _ in tiers):  # 3 and 03
                     raise key.error(f"region size {size} has two tiers")
                 tiers.append((size, value.integer(0, MAX_BONUS, what="a bonus")))
-            if not tiers:
-                raise field.error("must have at least one tier")
             values["tiers"] = tuple(sorted(tiers))
         elif name == "siege_penalty":
             values["siege_penalty"] = field.integer(0, MAX_BONUS, what="a whole number of EV")
@@ -243,10 +252,7 @@ def _parameters(fields: dict[str, Field]) -> _Parameters:
         elif name == "home_swing":
             values["home_swing"] = field.flag()
         elif name == "region":
-            mode = field.text("best-core or union")
-            if mode not in REGION_MODES:
-                raise field.error(f"must be best-core or union, not {quote(mode)}")
-            values["region"] = mode
+            values["region"] = field.text()  # (one of REGION_MODES: the schema's enum)
         elif name == "game_end":
             values["game_end"] = field.integer(1, 1_000_000, what="a number of states")
     return values

@@ -433,7 +433,7 @@ def _spelled(value: str | int | float) -> str:
     return json.dumps(value)
 
 
-def _type_name(value: object) -> str:
+def type_name(value: object) -> str:
     if value is None:
         return "nothing"
     if isinstance(value, bool):
@@ -499,7 +499,7 @@ class Field:
     def entries(self, what: str = "a mapping") -> Iterator[tuple[Field, Field]]:
         """(key, value) fields of a mapping, in file order."""
         if not isinstance(self.value, dict):
-            raise self.error(f"must be {what}, not {_type_name(self.value)}")
+            raise self.error(f"must be {what}, not {type_name(self.value)}")
         key_lines = getattr(self.value, "key_lines", {})
         raw_values = getattr(self.value, "raw_values", {})
         for key, value in self.value.items():
@@ -509,6 +509,11 @@ class Field:
             child_path = f"{self.path}.{name}" if self.path else name
             value_line = getattr(value, "line", None) if isinstance(value, (dict, list)) else None
             yield key_field, self._child(child_path, value, value_line or line, raw_values.get(key))
+
+    def members(self) -> dict[str, Field]:
+        """The fields of a mapping its schema has checked already (keys
+        known, required ones there): key -> value field."""
+        return {str(key.value): value for key, value in self.entries()}
 
     def fields(
         self, required: Iterable[str], optional: Iterable[str] = (), what: str = "a mapping"
@@ -538,7 +543,7 @@ class Field:
     def items(self, what: str = "a list") -> list[Field]:
         """The item fields of a list."""
         if not isinstance(self.value, list):
-            raise self.error(f"must be {what}, not {_type_name(self.value)}")
+            raise self.error(f"must be {what}, not {type_name(self.value)}")
         lines = getattr(self.value, "item_lines", None)
         raws = getattr(self.value, "raw_items", None)
         return [
@@ -562,7 +567,7 @@ class Field:
         elif isinstance(self.value, Unreadable) and self.value.plain:
             text = self.value.text
         else:
-            raise self.error(f"must be {what}, not {_type_name(self.value)}")
+            raise self.error(f"must be {what}, not {type_name(self.value)}")
         problem = text_problem(text)
         if problem is not None:
             raise self.error(f"must be {what}, not text with {problem}: {quote(text)}")
@@ -576,7 +581,7 @@ class Field:
             written = ""
             if isinstance(value, (str, int, float)):
                 written = f" ({quote(self.raw or _spelled(value))})"
-            raise self.error(f"must be {what}, not {_type_name(value)}{written}")
+            raise self.error(f"must be {what}, not {type_name(value)}{written}")
         if self.raw is not None and not _DECIMAL.fullmatch(self.raw):
             # YAML 1.1 reads 010 as 8, 0x10 as 16, 1:30 as 90: never what was meant
             raise self.error(
@@ -590,5 +595,5 @@ class Field:
 
     def flag(self) -> bool:
         if not isinstance(self.value, bool):
-            raise self.error(f"must be true or false, not {_type_name(self.value)}")
+            raise self.error(f"must be true or false, not {type_name(self.value)}")
         return self.value

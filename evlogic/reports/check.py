@@ -9,14 +9,22 @@ search first: "unknown", or the smallest counterexample found so far.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from evlogic.asp.fragment import Kind, refuse_outside
 from evlogic.asp.program import read_program
-from evlogic.asp.search import SearchOutcome, Watch, atoms_read, position_game, search
+from evlogic.asp.search import (
+    Answer,
+    SearchOutcome,
+    SearchRequest,
+    TimeLimit,
+    Watch,
+    atoms_read,
+    position_game,
+    search,
+)
 from evlogic.errors import InputError
 from evlogic.loading.boards import Board
 from evlogic.loading.games import check_game_end
@@ -31,7 +39,7 @@ class CheckResult:
     board: str
     players: int
     rules: str
-    result: str  # holds | counterexample | unknown
+    result: Answer  # holds | counterexample | unknown (a StrEnum: its word)
     counterexample: dict[str, Any] | None  # a game mapping (game-file schema)
     seconds: float
     max_states: int | None  # "holds" covers positions with at most this many owned states
@@ -39,7 +47,7 @@ class CheckResult:
 
     def exit_status(self) -> int:
         """0: holds; 1: counterexample; 3: unknown."""
-        return {"holds": 0, "counterexample": 1}.get(self.result, 3)
+        return {Answer.HOLDS: 0, Answer.COUNTEREXAMPLE: 1}.get(self.result, 3)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -77,16 +85,15 @@ def check(
     rules_reference: str,
     players: int = 2,
     max_states: int | None = None,
-    timeout: float = 60.0,
-    deadline: float | None = None,
+    limit: TimeLimit | None = None,
     watch: Watch | None = None,
 ) -> CheckResult:
-    """The check of property ``reference``, until ``deadline``
-    (time.monotonic(); default ``timeout`` seconds from now), reading the
-    programs included; ``watch`` is shown the search as it goes (for
-    :func:`check_so_far`)."""
-    # the time limit covers reading the programs too
-    started = time.monotonic() if deadline is None else deadline - timeout
+    """The check of property ``reference``, within the time ``limit``
+    (default: 60 s from now),
+    reading the programs included; ``watch`` is shown the search as it goes
+    (for :func:`check_so_far`)."""
+    limit = TimeLimit() if limit is None else limit  # (default: 60 s from now)
+    started = limit.started()  # the time limit covers reading the programs too
     name, path = resolve_property(reference)
     if rules.programs and path.parent == rules_dir() / "properties":
         # A rule set's own programs may treat players differently: then
@@ -106,18 +113,19 @@ def check(
             "no rule derives violation (a misspelt head?): the property could never "
             "fail, so a search would prove nothing",
         )
-    outcome = search(
+    request = SearchRequest(
         board,
         rules.program(),
         rule_programs.joined(program),
         players,
         max_states,
-        timeout,
-        started=started,
+        limit.timeout,
+        started,
         reads=atoms_read(program),
         label=f"check {name}",
         watch=watch,
     )
+    outcome = search(request)
     return _result(
         name, board, board_reference, rules, rules_reference, players, max_states, outcome
     )

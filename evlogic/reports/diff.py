@@ -10,13 +10,22 @@ on every position of the board.
 
 from __future__ import annotations
 
-import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from evlogic.asp.program import read_program
-from evlogic.asp.search import Floor, SearchOutcome, Watch, position_game, search
+from evlogic.asp.search import (
+    Answer,
+    Floor,
+    SearchOutcome,
+    SearchRequest,
+    TimeLimit,
+    Watch,
+    position_game,
+    search,
+)
 from evlogic.errors import InputError
 from evlogic.loading.boards import Board
 from evlogic.loading.games import check_game_end
@@ -26,12 +35,26 @@ from evlogic.resources import rules_dir
 #: The two searches of a diff, by the name of their program (rules/diff/).
 KINDS = ("total", "winner")
 
-OUTCOME = {"counterexample": "differs", "holds": "equivalent", "unknown": "unknown"}
+
+class Difference(StrEnum):
+    """A diff search's answer (a StrEnum: its word, in JSON and in text)."""
+
+    DIFFERS = "differs"
+    EQUIVALENT = "equivalent"
+    UNKNOWN = "unknown"
+
+
+#: A search's answer, as diff words it.
+OUTCOME = {
+    Answer.COUNTEREXAMPLE: Difference.DIFFERS,
+    Answer.HOLDS: Difference.EQUIVALENT,
+    Answer.UNKNOWN: Difference.UNKNOWN,
+}
 
 
 @dataclass(frozen=True)
 class DiffSearch:
-    result: str  # differs | equivalent | unknown
+    result: Difference
     counterexample: dict[str, Any] | None  # a game mapping, rules: the first rule set
     seconds: float
     smallest: bool = False  # the witness is proved to have the fewest owned states
@@ -58,9 +81,9 @@ class DiffResult:
         answered; 3: the time limit came before a part was answered (the
         report still shows any difference found by then)."""
         results = {self.total_diff.result, self.winner_diff.result}
-        if "unknown" in results:
+        if Difference.UNKNOWN in results:
             return 3
-        return 1 if "differs" in results else 0
+        return 1 if Difference.DIFFERS in results else 0
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -80,14 +103,13 @@ def diff(
     board: Board,
     board_reference: str,
     players: int = 2,
-    timeout: float = 60.0,
-    deadline: float | None = None,
+    limit: TimeLimit | None = None,
     watch: Watch | None = None,
 ) -> DiffResult:
     """Both searches (a different total, a different winner) run side by side
-    on their own threads (clingo solves without the GIL) until one shared
-    ``deadline`` (time.monotonic(); default ``timeout`` seconds from now);
-    ``watch`` is shown both as they go (for :func:`diff_so_far`)."""
+    on their own threads (clingo solves without the GIL) within one shared
+    time ``limit``; ``watch`` is shown both as they go (for
+    :func:`diff_so_far`)."""
     for rule_set, reference in ((first, first_reference), (second, second_reference)):
         check_game_end(board, rule_set)  # as score refuses it
         if rule_set.programs:
@@ -100,7 +122,8 @@ def diff(
                 "both positions alike, so no difference could be seen (score each position "
                 "with score --rules to compare them)",
             )
-    started = time.monotonic() if deadline is None else deadline - timeout
+    limit = TimeLimit() if limit is None else limit  # (default: 60 s from now)
+    started = limit.started()
     facts = first.program(0) + second.program(1, default=False)
     programs = [*first.programs, *second.programs, rules_dir() / "diff" / "position.lp"]
 
@@ -117,19 +140,20 @@ def diff(
         publish, within = floors[kind]
         # read on this search's thread: its trees are its own (evlogic/asp/program.py)
         program = read_program([*programs, rules_dir() / "diff" / f"{kind}.lp"])
-        outcome = search(
+        request = SearchRequest(
             board,
             facts,
             program,
             players,
             None,
-            timeout,
+            limit.timeout,
             started,
             label=f"diff {kind}",
             publish=publish,
-            within=within,
+            within=within or Floor(),
             watch=watch,
         )
+        outcome = search(request)
         return _search_answer(outcome, board, board_reference, first_reference, players)
 
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="evlogic-diff") as pool:

@@ -238,6 +238,7 @@ def _front(
 
 def _checker(options: TuneOptions) -> Callable[[str, Candidate], str]:
     def prove(name: str, candidate: Candidate) -> str:
+        from evlogic.asp.search import TimeLimit
         from evlogic.reports.check import check
 
         result = check(
@@ -247,7 +248,7 @@ def _checker(options: TuneOptions) -> Callable[[str, Candidate], str]:
             candidate.rules,
             candidate.rules.name,
             players=options.players,
-            timeout=options.check_timeout,
+            limit=TimeLimit(options.check_timeout),
         )
         return result.result
 

@@ -7,12 +7,18 @@ states, unclaimed allowed), the scoring rules score it, and a program
 smallest one or proves there is none; ``evlogic/reports/check.py`` and
 ``evlogic/reports/diff.py`` turn the answer into reports.
 
-The package: :func:`search` checks the limits and runs one
-:class:`~evlogic.asp.search.running.RunningSearch` (its control, deadline,
-progress and limits, and its steps) on a thread of its own;
-``encoding`` says which rule files it grounds, ``reads`` builds the
-per-atom check of what a property reads, ``guide`` is diff's winner search
-guided by its total search, and ``positions`` reads positions off models.
+The package: :func:`search` takes one :class:`SearchRequest` (board,
+rule facts, program, players, bounds, time, progress callback, stop),
+checks its limits and runs one
+:class:`~evlogic.asp.search.running.RunningSearch` (its control, deadline
+and progress, and its steps) on a thread of its own; every solve of a
+search, guided or not, goes through one loop
+(``RunningSearch.each_model``: progress, deadline and stop heeded
+everywhere), its ends and the search's answers words of ``answers``
+(StrEnums); ``encoding`` says which rule files it grounds, ``reads``
+builds the per-atom check of what a property reads, ``guide`` is diff's
+winner search guided by its total search, and ``positions`` reads
+positions off models.
 
 How the search is engineered (see bench/bench_search.py):
 
@@ -54,67 +60,61 @@ from __future__ import annotations
 import math
 import time
 
-from evlogic.asp.program import UserProgram
+from evlogic.asp.search.answers import Answer, Ended
 from evlogic.asp.search.encoding import SEARCH_RULES, SOLVER_OPTIONS, search_rules
 from evlogic.asp.search.guide import Floor
 from evlogic.asp.search.positions import position_game
 from evlogic.asp.search.reads import AtomsRead, atoms_read
-from evlogic.asp.search.running import Progress, Result, RunningSearch, SearchOutcome, Watch
+from evlogic.asp.search.running import (
+    Progress,
+    RunningSearch,
+    SearchOutcome,
+    SearchRequest,
+    TimeLimit,
+    Watch,
+    to_standard_error,
+)
 from evlogic.errors import InputError
 from evlogic.limits import OutOfTime, call_before
-from evlogic.loading.boards import Board
 from evlogic.resources import display_path
 
 __all__ = [
     "SEARCH_RULES",
     "SOLVER_OPTIONS",
+    "Answer",
     "AtomsRead",
+    "Ended",
     "Floor",
-    "Result",
     "SearchOutcome",
+    "SearchRequest",
+    "TimeLimit",
     "Watch",
     "atoms_read",
     "position_game",
     "search",
     "search_rules",
+    "to_standard_error",
 ]
 
 
-def search(
-    board: Board,
-    rule_facts: str,
-    program: UserProgram,
-    players: int,
-    max_states: int | None,
-    timeout: float,
-    started: float | None = None,
-    reads: AtomsRead | None = None,
-    label: str = "search",
-    publish: Floor | None = None,
-    within: Floor | None = None,
-    watch: Watch | None = None,
-) -> SearchOutcome:
-    """Search every position with ``players`` players and at most
-    ``max_states`` owned states for ``violation`` of ``program`` (read once,
-    evlogic.asp.program: its trees go to the search's thread, and are no
-    one else's while it runs), until ``timeout`` seconds after ``started``
-    (time.monotonic(); default now), grounding included.  Progress goes to
-    standard error when it is a terminal, named ``label``.
+def search(request: SearchRequest) -> SearchOutcome:
+    """Search every position the ``request`` covers (see
+    :class:`SearchRequest`) for ``violation`` of its program.
 
-    "holds" is said only when the solver refuted every position and some
+    HOLDS is said only when the solver refuted every position and some
     position exists at all; no position is an InputError naming the
     programs, and so is a property one of whose ``reads`` never grounds or
     holds in no position (see evlogic/asp/search/reads.py).  What this
-    search proves is written to ``publish``; ``within`` is what a search
-    whose counterexamples include all of this one's proved (see
-    :class:`Floor`): its "none" is this search's "holds", its smallest size
-    a size below which this search has none either.  ``watch`` is shown
-    this search's progress under ``label`` as it goes, then its outcome.
+    search proves is written to ``request.publish``; ``request.within`` is
+    what a search whose counterexamples include all of this one's proved
+    (see :class:`Floor`): its ``none`` is this search's HOLDS, its smallest
+    size a size below which this search has none either.
 
     The deadline is the search's own: it stops itself there (a solve under
-    way interrupted) and answers with what it found so far; a grounding
-    under way (clingo cannot interrupt one) runs on, on a thread no one
-    waits for."""
+    way interrupted) and answers with what it found so far, as it does
+    once ``request.stop()`` says so; a grounding under way (clingo cannot
+    interrupt one) runs on, on a thread no one waits for."""
+    board, players, max_states = request.board, request.players, request.max_states
     if not 1 <= players <= len(board.states):
         count = len(board.states)
         raise InputError(
@@ -122,41 +122,34 @@ def search(
             f"must be between 1 and {count}: {board.name} has {count} "
             f"state{'s' if count != 1 else ''}, one home a player",
         )
-    if not 0 < timeout < math.inf:
-        raise InputError("--timeout", f"must be a positive number of seconds, not {timeout:g}")
+    if not 0 < request.timeout < math.inf:
+        raise InputError(
+            "--timeout", f"must be a positive number of seconds, not {request.timeout:g}"
+        )
     if max_states is not None and max_states < players:
         raise InputError(
             "--max-states", f"must be at least {players}: each of the {players} players owns a home"
         )
-    started = time.monotonic() if started is None else started
-    progress = Progress(started, label)
+    started = time.monotonic() if request.started is None else request.started
+    progress = Progress(started, request.label, request.progress)
+    watch = request.watch
     if watch is not None:
-        watch.progress[label] = progress
-    run = RunningSearch(
-        board,
-        rule_facts,
-        program,
-        players,
-        max_states,
-        timeout,
-        progress,
-        reads,
-        publish or Floor(),
-        within or Floor(),
-    )
+        watch.progress[request.label] = progress
+    run = RunningSearch(request, progress)
     try:
         try:
             outcome = call_before(run.deadline, run.answer)
         except OutOfTime:  # clingo was busy past the deadline (grounding, preparing a solve)
             outcome = progress.so_far()
         if watch is not None:
-            watch.outcomes[label] = outcome
+            watch.outcomes[request.label] = outcome
         return outcome
     except RuntimeError as error:
         if "Integer overflow" not in str(error):
             raise
         # clasp adds a sum's weights in 32 bits: a rule set's program may give
         # figures near 2^31, which score refuses too (rules/scoring/overflow.lp)
+        program = request.program
         names = ", ".join(display_path(path) for path in program.users or program.paths)
         raise InputError(
             names,

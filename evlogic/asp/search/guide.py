@@ -16,26 +16,18 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import clingo
 
+from evlogic.asp.search.answers import Ended, halting
 from evlogic.asp.search.encoding import control_options
-from evlogic.asp.search.positions import Assumptions, Found, at_home, position, set_bound
+from evlogic.asp.search.positions import Assumptions, Found, at_home, position
 from evlogic.asp.solver import ground
 from evlogic.resources import rules_dir
 
 if TYPE_CHECKING:
-    from evlogic.asp.search.running import RunningSearch, Unanswered
-
-#: How a walk over the guide's parts ended: ``visit`` said so ("visited"),
-#: every part visited ("none"), ``stop()`` said so ("stopped") or the
-#: deadline came ("unknown").
-Walked = Literal["visited", "none", "stopped", "unknown"]
-
-#: Whether the first counterexample at a home is known: "none" (it is, or
-#: there is none there), else "stopped" or "unknown" as the walk ended.
-Ordered = Literal["none", "stopped", "unknown"]
+    from evlogic.asp.search.running import RunningSearch
 
 #: The share of the timeout a guess may take before a search that has no
 #: counterexample yet goes back to looking for any (without one, the answer
@@ -129,9 +121,10 @@ class Guide:
         bound: int,
         home: int | None = None,
         stop: Callable[[], bool] = never,
-    ) -> Found | Unanswered:
-        """A counterexample with at most ``bound`` owned states, or "none" or
-        "unknown", as RunningSearch.solve, found through the search whose
+    ) -> Found | Ended:
+        """A counterexample with at most ``bound`` owned states, or how the
+        walk ended without one (NONE, STOPPED, UNKNOWN), as
+        RunningSearch.solve, found through the search whose
         counterexamples include this one's: each player 0 part (home and
         owned states) of its counterexamples within the bound, enumerated
         once each, is asked of this search as assumptions, only the other
@@ -144,8 +137,8 @@ class Guide:
         number of owned states).  So when every part is refuted, there is none.
         On diff's winner search this meets a 6-state witness in about a second
         where the search over every position took 14 to 50 s (2 players).
-        ``home``: player 0's home is that state; "stopped" when ``stop()`` says so."""
-        found: list[Found | Unanswered] = []
+        ``home``: player 0's home is that state; STOPPED when ``stop()`` says so."""
+        found: list[Found | Ended] = []
         progress = run.progress
 
         def ask(part: Assumptions, tried: int) -> bool:
@@ -153,13 +146,13 @@ class Guide:
                 phase = progress.phase.split(": player 0's part")[0]
                 progress.phase = f"{phase}: player 0's part {tried} of the including search's"
             answer = run.solve(bound, assumptions=part, stop=stop)
-            if answer == "none":
+            if answer is Ended.NONE:
                 return False
             found.append(answer)
             return True
 
         status = self.each_part(run, bound, home, stop, ask)
-        return found[0] if status == "visited" else status
+        return found[0] if status is Ended.FOUND else status
 
     def each_part(
         self,
@@ -168,63 +161,56 @@ class Guide:
         home: int | None,
         stop: Callable[[], bool],
         visit: Callable[[Assumptions, int], bool],
-    ) -> Walked:
+    ) -> Ended:
         """Pass each player 0 part of the guide's counterexamples within
         ``bound`` (with player 0's ``home``, if given) to ``visit``, as
         assumptions for the running search's control (the part, and nothing
         else of player 0's), with how many so far, until ``visit`` says True
-        ("visited").  Else "none" (every part visited), "stopped" (``stop()``)
-        or "unknown" (the deadline)."""
+        (FOUND).  Else NONE (every part visited), STOPPED (``stop()``) or
+        UNKNOWN (the deadline): the guide's solve is one of the running
+        search's (RunningSearch.each_model)."""
         guide = self.control()
-        set_bound(guide, bound)
         owned = [
             atom.symbol
             for atom in run.control.symbolic_atoms.by_signature("owned", 3)
             if atom.symbol.arguments[0].number == 0 and atom.symbol.arguments[1].number == 0
         ]
         tried = 0
+
+        def part_of(model: clingo.Model) -> bool:
+            nonlocal tried
+            part = {
+                clingo.Function(symbol.name, [clingo.Number(0), *symbol.arguments])
+                for symbol in model.symbols(shown=True)
+                if symbol.name in ("home", "owned") and symbol.arguments[0].number == 0
+            }
+            its_home = {atom.arguments[2] for atom in part if atom.name == "home"}
+            assumptions = [(atom, True) for atom in sorted(part)]
+            assumptions += [
+                (atom, False)  # and nothing else (its home is owned, not shown)
+                for atom in owned
+                if atom not in part and atom.arguments[2] not in its_home
+            ]
+            tried += 1
+            self.parts += 1
+            return visit(assumptions, tried)
+
         homes = [] if home is None else [at_home(home)]
-        handle: clingo.SolveHandle  # (clingo leaves __enter__ unannotated)
-        with guide.solve(assumptions=homes, yield_=True, async_=True) as handle:
-            while True:
-                reason = run.wait(handle, lambda: "stopped" if stop() else None)
-                if reason is not None:
-                    assert reason != "within"  # (no floor is heeded here)
-                    return reason
-                model = handle.model()
-                if model is None:
-                    return "none" if handle.get().exhausted else "unknown"
-                part = {
-                    clingo.Function(symbol.name, [clingo.Number(0), *symbol.arguments])
-                    for symbol in model.symbols(shown=True)
-                    if symbol.name in ("home", "owned") and symbol.arguments[0].number == 0
-                }
-                its_home = {atom.arguments[2] for atom in part if atom.name == "home"}
-                assumptions = [(atom, True) for atom in sorted(part)]
-                assumptions += [
-                    (atom, False)  # and nothing else (its home is owned, not shown)
-                    for atom in owned
-                    if atom not in part and atom.arguments[2] not in its_home
-                ]
-                tried += 1
-                self.parts += 1
-                if visit(assumptions, tried):
-                    return "visited"
-                handle.resume()
+        return run.each_model(part_of, bound, control=guide, assumptions=homes, halt=halting(stop))
 
     def first_by_parts(
         self, run: RunningSearch, size: int, home: int, stop: Callable[[], bool]
-    ) -> tuple[Ordered, Found | None]:
+    ) -> tuple[Ended, Found | None]:
         """The first counterexample of ``size`` owned states with player 0 at
         ``home``, in the order of rules/search/canonical.lp, part by part of the guide
         (:meth:`each_part`): each player 0 part with a counterexample is
         optimised under its assumptions (only the other players chosen, fast),
         and the first of them is the one whose cost is least: rules/search/canonical.lp
         is one set of #minimize statements, so costs compare across solves as
-        within one.  ("none", None): no counterexample at that home; "unknown"
-        or "stopped" as the deadline or ``stop`` said."""
+        within one.  (NONE, None): no counterexample at that home; UNKNOWN
+        or STOPPED as the deadline or ``stop`` said."""
         best: tuple[list[int], Found] | None = None
-        status: list[Ordered] = []  # how an optimisation that ended the walk ended
+        status: list[Ended] = []  # how an optimisation that ended the walk ended
 
         def first(part: Assumptions, _tried: int) -> bool:
             nonlocal best
@@ -234,7 +220,7 @@ class Guide:
                 found[:] = [(list(model.cost), position(model))]
 
             ended = run.optimise(size, record, stop, [at_home(home), *part])
-            if ended != "exhausted":
+            if ended is not Ended.NONE:  # optimal, or none: go on
                 status.append(ended)
                 return True  # time ran out, or stopped
             if found and (best is None or found[0][0] < best[0]):
@@ -242,6 +228,6 @@ class Guide:
             return False
 
         answer = self.each_part(run, size, home, stop, first)
-        if answer == "visited":
+        if answer is Ended.FOUND:  # an optimisation ended the walk
             return status[0], None
         return answer, None if best is None else best[1]

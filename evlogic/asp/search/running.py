@@ -15,13 +15,13 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
 
 import clingo
 
 from evlogic.asp.cone import treats_other_seats_alike
 from evlogic.asp.facts import board_program
 from evlogic.asp.program import UserProgram
+from evlogic.asp.search.answers import Answer, Ended, halting
 from evlogic.asp.search.encoding import control_options, search_rules
 from evlogic.asp.search.guide import GUESS_SHARE, SETTLED, Floor, Guide, never, overtaken
 from evlogic.asp.search.positions import (
@@ -39,22 +39,6 @@ from evlogic.errors import InputError
 from evlogic.limits import checkpoint
 from evlogic.loading.boards import Board
 from evlogic.resources import display_path, rules_dir
-
-#: A search's answer, as check words it (diff says "differs" and
-#: "equivalent" for the first two).
-Result = Literal["holds", "counterexample", "unknown"]
-
-#: Why a solve gave no counterexample: the solver proved there is none
-#: ("none"), the including search proved none first ("within"), a stop()
-#: said so ("stopped"), or the deadline came first ("unknown").
-Unanswered = Literal["none", "within", "stopped", "unknown"]
-
-#: Why a wait for a solve's next answer was given up (the solve cancelled).
-Halt = Literal["within", "stopped", "unknown"]
-
-#: How an optimising solve ended: "exhausted" (the last one recorded is
-#: optimal, or there is none within the bound), else as :data:`Halt` says.
-Optimised = Literal["exhausted", "stopped", "unknown"]
 
 #: Once a counterexample is known, the solver tries states as unclaimed
 #: first (rules/search/home_first.lp).
@@ -80,24 +64,30 @@ CANONICAL_GROUNDED = "evlogic_canonical_grounded"
 
 @dataclass(frozen=True)
 class SearchOutcome:
-    result: Result
+    result: Answer
     found: Found | None  # shown atoms of the smallest counterexample found
     seconds: float
     smallest: bool  # every smaller position was ruled out (proved minimal)
 
 
+def to_standard_error(line: str) -> None:
+    """The default progress callback: the line on standard error."""
+    sys.stderr.write(f"evlogic: {line}\n")
+    sys.stderr.flush()
+
+
 @dataclass
 class Progress:
     """What a search has found so far, for an answer at the deadline, and a
-    line on standard error now and then when it is a terminal."""
+    line to ``write`` now and then (none when ``write`` is None)."""
 
     started: float
     label: str
+    write: Callable[[str], None] | None = None
     best: Found | None = None  # the smallest counterexample so far
     smallest: bool = False  # best is proved to have the fewest owned states
     phase: str = "grounding"
     shown: float = 0.0  # when the last line was shown
-    live: bool = field(default_factory=lambda: sys.stderr.isatty())
 
     def elapsed(self) -> float:
         return time.monotonic() - self.started
@@ -105,20 +95,19 @@ class Progress:
     def show(self) -> None:
         """At most one line a second, after the first second."""
         now = self.elapsed()
-        if not self.live or now < 1.0 or now - self.shown < 1.0:
+        if self.write is None or now < 1.0 or now - self.shown < 1.0:
             return
         self.shown = now
         best = "" if self.best is None else f" (best: {owned_count(self.best)} owned states)"
-        sys.stderr.write(f"evlogic: {self.label}: {now:.0f} s: {self.phase}{best}\n")
-        sys.stderr.flush()
+        self.write(f"{self.label}: {now:.0f} s: {self.phase}{best}")
 
     def done(self) -> None:
-        self.live = False
+        self.write = None
 
     def so_far(self) -> SearchOutcome:
         """The answer now: the smallest counterexample so far (proved
         smallest or not, as ``smallest`` says), else unknown."""
-        result: Result = "unknown" if self.best is None else "counterexample"
+        result = Answer.UNKNOWN if self.best is None else Answer.COUNTEREXAMPLE
         return SearchOutcome(result, self.best, self.elapsed(), self.smallest)
 
 
@@ -140,29 +129,73 @@ class Watch:
             return outcome
         progress = self.progress.get(label)
         if progress is None:
-            return SearchOutcome("unknown", None, time.monotonic() - started, False)
+            return SearchOutcome(Answer.UNKNOWN, None, time.monotonic() - started, False)
         return progress.so_far()
 
 
-@dataclass
-class RunningSearch:
-    """A search of every position with ``players`` players and at most
-    ``max_states`` owned states for ``violation`` of ``program``, until
-    ``timeout`` seconds after ``progress.started``.  :meth:`answer` grounds
-    it and runs its steps; ``publish`` is what it proves, ``within`` what a
-    search whose counterexamples include all of this one's proved (a
-    :class:`Floor`; empty when there is none)."""
+@dataclass(frozen=True)
+class TimeLimit:
+    """How long a command's searches may take: ``timeout`` seconds, until
+    ``deadline`` (time.monotonic()) when given, else from when they start;
+    reading their programs and grounding included."""
+
+    timeout: float = 60.0
+    deadline: float | None = None
+
+    def started(self) -> float:
+        """When the time began (time.monotonic()): now, unless a deadline was given."""
+        return time.monotonic() if self.deadline is None else self.deadline - self.timeout
+
+
+def _terminal_or_none() -> Callable[[str], None] | None:
+    return to_standard_error if sys.stderr.isatty() else None
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    """One search, all it is asked: every position on ``board`` with
+    ``players`` players and at most ``max_states`` owned states (None: any
+    number), scored by ``rule_facts`` (a rule set's facts), searched for
+    ``violation`` of ``program`` (read once, evlogic.asp.program: its trees
+    go to the search's thread, and are no one else's while it runs), until
+    ``timeout`` seconds after ``started`` (time.monotonic(); None: when the
+    search starts), grounding included.
+
+    ``reads``: the atoms a property reads, each of which must ground and
+    hold in some position (evlogic/asp/search/reads.py).  ``label`` names
+    the search in progress lines and in ``watch``, which is shown its
+    progress as it goes, then its outcome.  ``publish`` is written what
+    this search proves; ``within`` is what a search whose counterexamples
+    include all of this one's proved (see :class:`Floor`).  ``progress`` is
+    passed a progress line about once a second (default: standard error,
+    when it is a terminal; None: no lines).  ``stop``: asked while the
+    solver runs; once it says True, the search answers as at its deadline,
+    with what it found so far."""
 
     board: Board
     rule_facts: str
     program: UserProgram
     players: int
-    max_states: int | None
-    timeout: float
-    progress: Progress
+    max_states: int | None = None
+    timeout: float = 60.0
+    started: float | None = None
     reads: AtomsRead | None = None
+    label: str = "search"
     publish: Floor = field(default_factory=Floor)
     within: Floor = field(default_factory=Floor)
+    watch: Watch | None = None
+    progress: Callable[[str], None] | None = field(default_factory=_terminal_or_none)
+    stop: Callable[[], bool] = never
+
+
+@dataclass
+class RunningSearch:
+    """A :class:`SearchRequest` under way, its ``progress`` kept for an
+    answer at the deadline.  :meth:`answer` grounds it and runs its steps;
+    every solve goes through :meth:`each_model`."""
+
+    request: SearchRequest
+    progress: Progress
     #: the search's own deadline (time.monotonic()): it stops itself there
     deadline: float = field(init=False)
     # set by start(), on the search's thread
@@ -174,7 +207,39 @@ class RunningSearch:
     beside: clingo.Control | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
-        self.deadline = self.progress.started + self.timeout
+        self.deadline = self.progress.started + self.request.timeout
+
+    @property
+    def board(self) -> Board:
+        return self.request.board
+
+    @property
+    def program(self) -> UserProgram:
+        return self.request.program
+
+    @property
+    def players(self) -> int:
+        return self.request.players
+
+    @property
+    def max_states(self) -> int | None:
+        return self.request.max_states
+
+    @property
+    def reads(self) -> AtomsRead | None:
+        return self.request.reads
+
+    @property
+    def publish(self) -> Floor:
+        return self.request.publish
+
+    @property
+    def within(self) -> Floor:
+        return self.request.within
+
+    def over(self) -> bool:
+        """The deadline has come, or the request's stop() says so."""
+        return time.monotonic() >= self.deadline or self.request.stop()
 
     @property
     def top(self) -> int:
@@ -188,7 +253,7 @@ class RunningSearch:
         return None if self.max_states is None else self.top
 
     def outcome(
-        self, result: Result, found: Found | None = None, smallest: bool = False
+        self, result: Answer, found: Found | None = None, smallest: bool = False
     ) -> SearchOutcome:
         return SearchOutcome(result, found, self.progress.elapsed(), smallest)
 
@@ -199,7 +264,7 @@ class RunningSearch:
         files, evlogic/asp/search/encoding.py), refusing first what it could
         prove nothing of."""
         facts = (
-            self.rule_facts
+            self.request.rule_facts
             + board_program(self.board)
             + f"evlogic_players({self.players}).\n"
             + "".join(f"#external evlogic_limit({k}).\n" for k in range(self.players, self.top + 1))
@@ -294,7 +359,7 @@ class RunningSearch:
         found = self.solve(self.everything, within=True, stop=ripe)
         floor = self.players  # proved: none with fewer owned states
         asked: set[int] = set()
-        while found == "stopped":
+        while found is Ended.STOPPED:
             bound = within.size if within.size is not None else within.best
             assert bound is not None
             asked.add(bound)
@@ -306,13 +371,14 @@ class RunningSearch:
                 search's smallest size, taking so long that looking on alone
                 (for any counterexample to answer with) must go on."""
                 return overtaken(within, bound) or (
-                    within.size != bound and time.monotonic() - asking > self.timeout * GUESS_SHARE
+                    within.size != bound
+                    and time.monotonic() - asking > self.request.timeout * GUESS_SHARE
                 )
 
             found = self.ask(bound, stop=given_up)
-            if found == "none":
+            if found is Ended.NONE:
                 floor = bound + 1
-            if not isinstance(found, list) and found != "unknown":
+            if not isinstance(found, list) and found is not Ended.UNKNOWN:
                 # none within the guess, or the guess overtaken: look on
                 # alone, until the including search proves a smallest size
                 # not asked for yet (then ask for that one)
@@ -322,17 +388,17 @@ class RunningSearch:
                     within=True,
                     stop=lambda: within.size is not None and within.size not in asked,
                 )
-        if found == "unknown":
-            return self.outcome("unknown")
-        if found == "within":  # the including search has none, so this one has none
-            return self.outcome("holds")
-        if found == "none":
+        if found is Ended.UNKNOWN:
+            return self.outcome(Answer.UNKNOWN)
+        if found is Ended.WITHIN:  # the including search has none, so this one has none
+            return self.outcome(Answer.HOLDS)
+        if found is Ended.NONE:
             outcome = self.proved_holds()
             if outcome is None:
-                return self.outcome("unknown")
+                return self.outcome(Answer.UNKNOWN)
             self.publish.none = True
             return outcome
-        assert not isinstance(found, str)
+        assert isinstance(found, list)
         progress.best = found
         self.publish.found(owned_count(found))
 
@@ -342,12 +408,12 @@ class RunningSearch:
             speculate(owned_count(found))
 
         if not self.smallest(floor, speculate, asked):
-            return self.outcome("counterexample", progress.best)
+            return self.outcome(Answer.COUNTEREXAMPLE, progress.best)
         size = owned_count(progress.best)
         progress.smallest = True
         self.publish.size = size
         canonical = guessed.get(size) or self.canonical(size)
-        return self.outcome("counterexample", canonical or progress.best, smallest=True)
+        return self.outcome(Answer.COUNTEREXAMPLE, canonical or progress.best, smallest=True)
 
     def proved_holds(self) -> SearchOutcome | None:
         """ "holds", once the solver refuted every position: only when some
@@ -369,7 +435,7 @@ class RunningSearch:
                 return None
             if not live:
                 raise reads.refused(index, self.board, self.players, "holds in no position")
-        return self.outcome("holds")
+        return self.outcome(Answer.HOLDS)
 
     def smallest(
         self,
@@ -420,71 +486,107 @@ class RunningSearch:
                 floor = max(floor, within.size)
             if floor >= best:
                 return True
-            if time.monotonic() >= self.deadline:
+            if self.over():
                 return False
             if within.size is not None:
-                progress.phase = f"none below {floor} owned states: asking for {floor}"
-                found = self.ask(floor)
-                if found == "none":
-                    floor += 1
-                elif isinstance(found, list):
-                    progress.best = found
-                else:
-                    return False
-                continue
-            bound = guess()
-            if bound is not None:
+                asked = self.ask_at_floor(floor)
+            elif (bound := guess()) is not None:
                 guessed.add(bound)
-                progress.phase = (
-                    f"asking for {bound} owned states, the including search's best so far"
-                )
-                found = self.ask(bound, stop=functools.partial(overtaken, within, bound))
-                if found == "none":  # proved: none with at most `bound` owned states
-                    floor = max(floor, bound + 1)
-                elif isinstance(found, list):
-                    progress.best = found
-                    if owned_count(found) == bound and within.size in (None, bound):
-                        speculate(bound)
-                elif found == "unknown":
-                    return False
+                asked = self.ask_guess(bound, floor, speculate)
+            elif self.waiting_pays(best):
+                asked = floor if self.wait_for_floor(best, guess) else None
+            else:
+                status = self.optimise_below(best, floor, record, guess)
+                if status is not Ended.STOPPED:  # NONE: none smaller, proved
+                    return status is Ended.NONE
                 continue
-            if (
-                guide.possible()
-                and not within.done
-                and within.best is not None
-                and best <= within.best
-            ):
-                # As small as the including search's best: whether it is the
-                # smallest is what that search is proving; wait for its answer.
-                progress.phase = f"{best} owned states: waiting for the including search's floor"
-                while (
-                    within.size is None
-                    and not within.done
-                    and within.best >= best
-                    and guess() is None
-                ):
-                    if time.monotonic() >= self.deadline:
-                        return False
-                    time.sleep(POLL)
-                    progress.show()
-                continue
-            progress.phase = f"looking for one with at most {best - 1} owned states"
-
-            def settled(floor: int = floor) -> bool:
-                # a counterexample as small as the floor is the smallest: no
-                # need to wait for the solver to prove it
-                assert progress.best is not None
-                return (
-                    within.size is not None
-                    or guess() is not None
-                    or owned_count(progress.best) <= floor
-                )
-
-            status = self.optimise(best - 1, record, settled)
-            if status == "exhausted":
-                return True
-            if status == "unknown":
+            if asked is None:
                 return False
+            floor = asked
+
+    def ask_at_floor(self, floor: int) -> int | None:
+        """Once the including search proved its floor: a counterexample of
+        ``floor`` owned states; the floor proved now (one more, when there is
+        none of that size), None at the deadline."""
+        self.progress.phase = f"none below {floor} owned states: asking for {floor}"
+        found = self.ask(floor)
+        if found is Ended.NONE:
+            return floor + 1
+        if isinstance(found, list):
+            self.progress.best = found
+            return floor
+        return None
+
+    def ask_guess(self, bound: int, floor: int, speculate: Callable[[int], None]) -> int | None:
+        """A counterexample of ``bound`` owned states, the including
+        search's best so far (a guess at its floor), through it; one of
+        that size is passed to ``speculate``.  The floor proved now, None at
+        the deadline."""
+        within = self.within
+        self.progress.phase = f"asking for {bound} owned states, the including search's best so far"
+        found = self.ask(bound, stop=functools.partial(overtaken, within, bound))
+        if found is Ended.NONE:  # proved: none with at most `bound` owned states
+            return max(floor, bound + 1)
+        if isinstance(found, list):
+            self.progress.best = found
+            if owned_count(found) == bound and within.size in (None, bound):
+                speculate(bound)
+        return None if found is Ended.UNKNOWN else floor
+
+    def waiting_pays(self, best: int) -> bool:
+        """A best so far as small as the including search's: whether it is
+        the smallest is what that search is proving."""
+        within = self.within
+        return (
+            self.guide.possible()
+            and not within.done
+            and within.best is not None
+            and best <= within.best
+        )
+
+    def wait_for_floor(self, best: int, guess: Callable[[], int | None]) -> bool:
+        """Wait for the including search's answer (a floor, its end, a
+        smaller best, or a best to ``guess`` at); False at the deadline."""
+        within, progress = self.within, self.progress
+        progress.phase = f"{best} owned states: waiting for the including search's floor"
+        while (
+            within.size is None
+            and not within.done
+            and within.best is not None
+            and within.best >= best
+            and guess() is None
+        ):
+            if self.over():
+                return False
+            time.sleep(POLL)
+            progress.show()
+        return True
+
+    def optimise_below(
+        self,
+        best: int,
+        floor: int,
+        record: Callable[[clingo.Model], None],
+        guess: Callable[[], int | None],
+    ) -> Ended:
+        """One optimising solve below ``best`` owned states, each better one
+        passed to ``record``, until none is smaller (NONE), a floor or a
+        guess comes from the including search or the best found is as small
+        as ``floor`` (STOPPED), or the deadline (UNKNOWN)."""
+        within, progress = self.within, self.progress
+        progress.phase = f"looking for one with at most {best - 1} owned states"
+
+        def settled() -> bool:
+            # a counterexample as small as the floor is the smallest: no
+            # need to wait for the solver to prove it
+            assert progress.best is not None
+            return (
+                within.size is not None
+                or guess() is not None
+                or owned_count(progress.best) <= floor
+            )
+
+        return self.optimise(best - 1, record, settled)
 
     def canonical(self, size: int, stop: Callable[[], bool] = never) -> Found | None:
         """The first counterexample of ``size`` owned states (the smallest size)
@@ -512,13 +614,13 @@ class RunningSearch:
             )
             if self.guide.possible():
                 status, first = self.guide.first_by_parts(self, size, home, stop)
-                if status != "none":
+                if status is not Ended.NONE:
                     return None
                 if first is not None:
                     return first
                 continue
             ended = self.optimise(size, record, stop, assumptions=[at_home(home)])
-            if ended != "exhausted":
+            if ended is not Ended.NONE:
                 return None
             if best is not None:
                 return best
@@ -526,9 +628,9 @@ class RunningSearch:
 
     # --- solving ---------------------------------------------------------------------
 
-    def ask(self, bound: int, stop: Callable[[], bool] = never) -> Found | Unanswered:
-        """A counterexample with at most ``bound`` owned states, or "none",
-        "stopped" or "unknown", as :meth:`solve` says.  Once the including
+    def ask(self, bound: int, stop: Callable[[], bool] = never) -> Found | Ended:
+        """A counterexample with at most ``bound`` owned states, or how it ended
+        without one (NONE, STOPPED, UNKNOWN), as :meth:`solve` says.  Once the including
         search is known, through it (Guide.guided, on this control); and
         once that walk has visited PARTS_ALONE parts without an answer, a
         plain solve within the bound beside it, on a second control
@@ -553,13 +655,13 @@ class RunningSearch:
                 return False
 
             answer = self.guide.guided(self, bound, stop=halt)
-            if answer != "stopped" or stop() or not plain:
+            if answer is not Ended.STOPPED or stop() or not plain:
                 return answer
             handle = plain[0]  # the plain solve answered first
             model = handle.model()
             if model is not None:
                 return position(model)
-            return "none" if handle.get().unsatisfiable else "unknown"
+            return Ended.NONE if handle.get().exhausted else Ended.UNKNOWN
 
     def solve(
         self,
@@ -567,45 +669,26 @@ class RunningSearch:
         within: bool = False,
         assumptions: Assumptions | None = None,
         stop: Callable[[], bool] = never,
-    ) -> Found | Unanswered:
+    ) -> Found | Ended:
         """The shown atoms of a counterexample with at most ``bound`` owned
         states (None: any number) and the ``assumptions``, in one solve over
-        every home; or "none" (the solver proved there is none), "within"
-        (``within``: the including search proved there is none first),
-        "stopped" (``stop()`` said so) or "unknown" (the deadline came
-        first)."""
-        set_bound(self.control, bound)
+        every home; or how the solve ended without one (:class:`Ended`:
+        NONE, WITHIN when ``within`` and the including search proved there
+        is none first, STOPPED or UNKNOWN)."""
         floor = self.within
+        found: list[Found] = []
 
-        def halt() -> Halt | None:
+        def halt() -> Ended | None:
             if within and floor.none:
-                return "within"
-            return "stopped" if stop() else None
+                return Ended.WITHIN
+            return Ended.STOPPED if stop() else None
 
-        handle: clingo.SolveHandle  # (clingo leaves __enter__ unannotated)
-        with self.control.solve(assumptions=assumptions or [], yield_=True, async_=True) as handle:
-            reason = self.wait(handle, halt)
-            if reason is not None:
-                return reason
-            model = handle.model()
-            if model is not None:
-                return position(model)
-            return "none" if handle.get().unsatisfiable else "unknown"
+        def take(model: clingo.Model) -> bool:
+            found.append(position(model))
+            return True
 
-    def wait(self, handle: clingo.SolveHandle, halt: Callable[[], Halt | None]) -> Halt | None:
-        """Wait for a running solve's next answer (a model, or the end), a
-        progress line now and then: None once it is there; else the solve is
-        cancelled, and the reason returned: ``halt()``'s, or "unknown" at the
-        deadline."""
-        while not handle.wait(POLL):
-            self.progress.show()
-            reason = halt()
-            if reason is None and time.monotonic() >= self.deadline:
-                reason = "unknown"
-            if reason is not None:
-                handle.cancel()
-                return reason
-        return None
+        ended = self.each_model(take, bound, assumptions=assumptions, halt=halt)
+        return found[0] if ended is Ended.FOUND else ended
 
     def optimise(
         self,
@@ -613,29 +696,21 @@ class RunningSearch:
         record: Callable[[clingo.Model], None],
         stop: Callable[[], bool] = never,
         assumptions: Assumptions | None = None,
-    ) -> Optimised:
+    ) -> Ended:
         """Optimise over every home: counterexamples with at most ``bound`` owned
-        states, each better one passed to ``record``.  "exhausted" (the last one
-        recorded is optimal, or there is none within the bound), "stopped"
-        (``stop()`` said so) or "unknown" (the deadline came first)."""
-        control = self.control
-        set_bound(control, bound)
-        solving = control.configuration.solve
+        states, each better one passed to ``record``.  NONE: the last one
+        recorded is optimal, or there is none within the bound; else
+        STOPPED or UNKNOWN."""
+        solving = self.control.configuration.solve
         assert isinstance(solving, clingo.Configuration)  # clingo types every option as a union
         solving.opt_mode = "opt"
+
+        def keep(model: clingo.Model) -> bool:
+            record(model)
+            return False
+
         try:
-            handle: clingo.SolveHandle  # (clingo leaves __enter__ unannotated)
-            with control.solve(assumptions=assumptions or [], yield_=True, async_=True) as handle:
-                while True:
-                    reason = self.wait(handle, lambda: "stopped" if stop() else None)
-                    if reason is not None:
-                        assert reason != "within"  # (no floor is heeded here)
-                        return reason
-                    model = handle.model()
-                    if model is None:
-                        return "exhausted" if handle.get().exhausted else "unknown"
-                    record(model)
-                    handle.resume()
+            return self.each_model(keep, bound, assumptions=assumptions, halt=halting(stop))
         finally:
             solving.opt_mode = "ignore"
 
@@ -647,17 +722,62 @@ class RunningSearch:
         control = self.control
         probe = clingo.Function("evlogic_probe")
         control.assign_external(probe, True)
-        set_bound(control, bound)
         try:
             for atom in [None] if one_of is None else one_of:
                 assumptions = [] if atom is None else [(atom, True)]
-                handle: clingo.SolveHandle  # (clingo leaves __enter__ unannotated)
-                with control.solve(assumptions=assumptions, yield_=True, async_=True) as handle:
-                    if not handle.wait(max(0.0, self.deadline - time.monotonic())):
-                        handle.cancel()
-                        return None
-                    if handle.model() is not None:
-                        return True
+                ended = self.each_model(lambda _model: True, bound, assumptions=assumptions)
+                if ended is Ended.FOUND:
+                    return True
+                if ended is not Ended.NONE:
+                    return None
             return False
         finally:
             control.assign_external(probe, False)
+
+    def each_model(
+        self,
+        visit: Callable[[clingo.Model], bool],
+        bound: int | None,
+        *,
+        control: clingo.Control | None = None,
+        assumptions: Assumptions | None = None,
+        halt: Callable[[], Ended | None] = lambda: None,
+    ) -> Ended:
+        """The one solve loop of a search: one solve on ``control`` (default:
+        the search's own) within ``bound`` owned states and under
+        ``assumptions``, each model passed to ``visit`` until it says True
+        (FOUND).  NONE: every model visited (the solver proved there is no
+        other); else the solve is cancelled and the reason returned:
+        ``halt()``'s, or UNKNOWN at the deadline or the request's stop.  A
+        progress line now and then while it waits."""
+        if self.request.stop():
+            return Ended.UNKNOWN  # (no solve starts once the request's stop says so)
+        control = self.control if control is None else control
+        set_bound(control, bound)
+        handle: clingo.SolveHandle  # (clingo leaves __enter__ unannotated)
+        with control.solve(assumptions=assumptions or [], yield_=True, async_=True) as handle:
+            while True:
+                reason = self.wait(handle, halt)
+                if reason is not None:
+                    return reason
+                model = handle.model()
+                if model is None:
+                    return Ended.NONE if handle.get().exhausted else Ended.UNKNOWN
+                if visit(model):
+                    return Ended.FOUND
+                handle.resume()
+
+    def wait(self, handle: clingo.SolveHandle, halt: Callable[[], Ended | None]) -> Ended | None:
+        """Wait for a running solve's next answer (a model, or the end), a
+        progress line now and then: None once it is there; else the solve is
+        cancelled, and the reason returned: ``halt()``'s, or UNKNOWN at the
+        deadline or the request's stop."""
+        while not handle.wait(POLL):
+            self.progress.show()
+            reason = halt()
+            if reason is None and self.over():
+                reason = Ended.UNKNOWN
+            if reason is not None:
+                handle.cancel()
+                return reason
+        return None
