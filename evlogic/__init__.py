@@ -45,6 +45,14 @@ if TYPE_CHECKING:
         diff,
         layout,
     )
+    from evlogic.api.simulation import (
+        BalanceReport,
+        PlayReport,
+        TuneReport,
+        balance,
+        play,
+        tune,
+    )
     from evlogic.drawing.diagram import draw_diagram
     from evlogic.errors import InputError
     from evlogic.loading.boards import Board, State, load_board
@@ -80,6 +88,12 @@ _MODULES = {
     "LayoutResult": "evlogic.api.searches",
     "rulebook": "evlogic.api.pages",
     "RulebookResult": "evlogic.api.pages",
+    "play": "evlogic.api.simulation",
+    "balance": "evlogic.api.simulation",
+    "tune": "evlogic.api.simulation",
+    "PlayReport": "evlogic.api.simulation",
+    "BalanceReport": "evlogic.api.simulation",
+    "TuneReport": "evlogic.api.simulation",
     # what they read and report
     "score_file": "evlogic.reports.score",
     "score_game": "evlogic.reports.score",
@@ -115,6 +129,7 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
+    "BalanceReport",
     "BatchLine",
     "Board",
     "BoardReportResult",
@@ -126,6 +141,7 @@ __all__ = [
     "Game",
     "InputError",
     "LayoutResult",
+    "PlayReport",
     "Player",
     "PlayerScore",
     "RuleSet",
@@ -134,8 +150,10 @@ __all__ = [
     "ScoreReport",
     "ScoreResult",
     "State",
+    "TuneReport",
     "VerifyResult",
     "__version__",
+    "balance",
     "batch",
     "board_report",
     "check",
@@ -148,10 +166,12 @@ __all__ = [
     "load_board",
     "load_game",
     "load_rule_set",
+    "play",
     "rulebook",
     "sample",
     "score",
     "score_file",
     "score_game",
+    "tune",
     "verify",
 ]

@@ -183,7 +183,7 @@ def test_the_rate_intervals_cover_a_known_rate_about_95_percent_of_the_time():
     for _ in range(runs):
         successes = sum(rng.random() < rate for _ in range(trials))
         interval = proportion(successes, trials)
-        covered += interval["low"] <= rate <= interval["high"]
+        covered += interval.low <= rate <= interval.high
     assert 0.92 <= covered / runs <= 0.98
 
 
@@ -193,14 +193,14 @@ def test_the_mean_intervals_cover_a_known_mean_about_95_percent_of_the_time():
     for _ in range(runs):
         values = [rng.gauss(10, 3) for _ in range(30)]
         interval = mean(values)
-        covered += interval["low"] <= 10 <= interval["high"]
+        covered += interval.low <= 10 <= interval.high
     assert 0.92 <= covered / runs <= 0.98
 
 
 def test_a_constant_mean_has_no_width_and_a_rate_of_none_is_bounded():
-    assert mean([4, 4, 4]) == {"value": 4.0, "low": 4.0, "high": 4.0}
+    assert mean([4, 4, 4]).interval() == (4.0, 4.0, 4.0)
     interval = proportion(0, 20)
-    assert interval["rate"] == 0 and interval["low"] == 0 and 0 < interval["high"] < 0.2
+    assert interval.rate == 0 and interval.low == 0 and 0 < interval.high < 0.2
 
 
 # --- bad input --------------------------------------------------------------------------
@@ -306,4 +306,4 @@ def test_the_report_is_the_same_whatever_order_the_games_come_in(cli, tmp_path):
     shuffled = lines[:1] + random.Random(3).sample(lines[1:], len(lines) - 1)
     assert [line["rules"] for line in lines[:20]] == ["standard"] * 10 + ["gentle-siege"] * 10
     for order in (lines, by_rule_set, shuffled):
-        assert balance_report(heading, order) == report
+        assert balance_report(heading, order).to_dict() == report

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from collections.abc import Iterator
 from contextlib import ExitStack
-from typing import Any
 
 from evlogic.commands import add_command
 from evlogic.commands.options import (
@@ -86,61 +83,42 @@ def run(args: argparse.Namespace) -> int:
 
 def _balance(args: argparse.Namespace, played: list[int]) -> int:
     """The run; ``played[0]`` counts the games played so far."""
+    from evlogic.api.simulation import balance
     from evlogic.commands.output_file import open_output
-    from evlogic.errors import InputError, quote
-    from evlogic.loading.rulesets import load_rule_set
-    from evlogic.reports.balance import BalanceHeading, balance_report
-    from evlogic.reports.render import json_text
-    from evlogic.simulation.agents import load_agents
-    from evlogic.simulation.balance import Setup, play_games
-    from evlogic.simulation.table import deal
 
     board = board_argument(args.board or "usa")
-    references = args.rules or ["standard"]
-    rule_sets = tuple(load_rule_set(reference) for reference in references)
-    names = [rules.name for rules in rule_sets]
-    for name in names:
-        if names.count(name) > 1:
-            raise InputError("--rules", f"two rule sets named {quote(name)}: a report names them")
     players = args.players if args.players is not None else 4
-    agents = load_agents(args.agents, players)
-    for rules in rule_sets:
-        deal(board, rules, agents, args.order, args.seed)  # too many players: an error now
-    setup = Setup(board, rule_sets, args.agents, players, args.order, args.games, args.seed)
-    heading = BalanceHeading(
-        board.name, players, tuple(a.name for a in agents), args.order, args.games, args.seed
-    )
     with ExitStack() as stack:
-        games_out = None
+        out = None
         if args.games_out is not None:
-            games_out = stack.enter_context(open_output(args.games_out))
-        bar = stack.enter_context(progress_bar(args.games * len(rule_sets)))
-        records = play_games(
-            setup,
-            jobs=args.jobs if args.dask is None else None,
-            dask_address=args.dask,
-            progress=bar,
+            out = stack.enter_context(open_output(args.games_out))
+
+        def on_game(line: str) -> None:
+            if out is not None:
+                out.write(line + "\n")
+            played[0] += 1
+
+        total = args.games * len(args.rules or ["standard"])
+        report = balance(
+            rules=args.rules or ["standard"],
+            board=board,
+            players=players,
+            agents=args.agents,
+            order=args.order,
+            games=args.games,
+            seed=args.seed,
+            jobs=args.jobs,
+            dask=args.dask,
+            on_game=on_game,
+            progress=stack.enter_context(progress_bar(total)),
         )
-        report = balance_report(heading, _written(records, games_out, played))
         if args.report is not None:
             from evlogic.pages.balance import balance_page
 
             with open_output(args.report) as page:
-                page.write(balance_page(report, board))
+                page.write(balance_page(report.to_dict(), board))
     if args.format == "json":
-        sys.stdout.write(json_text(report) + "\n")
+        sys.stdout.write(report.to_json() + "\n")
     else:
-        from evlogic.reports.balance_text import balance_to_text
-
-        sys.stdout.write(balance_to_text(report))
+        sys.stdout.write(report.to_text())
     return 0
-
-
-def _written(
-    records: Iterator[dict[str, Any]], out: Any, played: list[int]
-) -> Iterator[dict[str, Any]]:
-    for record in records:
-        if out is not None:
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
-        played[0] += 1
-        yield record

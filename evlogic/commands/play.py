@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
 from evlogic.commands import add_command
 from evlogic.commands.options import (
@@ -12,9 +11,6 @@ from evlogic.commands.options import (
     add_format_option,
     add_limit_options,
     add_rules_option,
-    board_argument,
-    read_game,
-    rules_override,
     whole,
     write_output,
 )
@@ -22,9 +18,6 @@ from evlogic.limits import seconds
 
 #: How long balance and tune may run by default (--timeout): an hour, as stats.
 RUN_TIMEOUT = 3600.0
-
-if TYPE_CHECKING:
-    from evlogic.simulation.table import Table
 
 HELP = """\
 Play one game as a draft: homes are dealt (at random by the seed, or as a
@@ -130,38 +123,21 @@ def add_play_options(
 
 
 def run(args: argparse.Namespace) -> int:
+    from evlogic.api.simulation import play
     from evlogic.commands.output_file import open_output
-    from evlogic.simulation.engine import play
-    from evlogic.simulation.report import final_game_yaml, play_to_json, play_to_text
+    from evlogic.simulation.report import PlayReport
 
-    table = table_from(args, args.seed)
-    played = play(table)
+    report = play(
+        args.game,
+        board=args.board,
+        rules=args.rules,
+        players=args.players,
+        agents=args.agents,
+        order=args.order,
+        seed=args.seed,
+    )
     if args.output is not None:
         with open_output(args.output) as out:
-            out.write(final_game_yaml(played, args.output))
-    write_output(args.format, played, play_to_json, play_to_text)
+            out.write(report.to_yaml(args.output))
+    write_output(args.format, report, PlayReport.to_json, PlayReport.to_text)
     return 0
-
-
-def table_from(args: argparse.Namespace, seed: int) -> Table:
-    """The table the options describe (a game file's, or dealt by ``seed``)."""
-    from evlogic.errors import InputError
-    from evlogic.loading.rulesets import load_rule_set
-    from evlogic.simulation.agents import load_agents
-    from evlogic.simulation.table import deal, seated
-
-    if args.game is not None:
-        if args.board is not None:
-            raise InputError("--board", "a game file names its own board: leave --board out")
-        game = read_game(args.game, rules_override(args))
-        if args.players is not None and args.players != len(game.players):
-            raise InputError(
-                "--players", f"{args.players}, but {args.game} has {len(game.players)} players"
-            )
-        agents = load_agents(args.agents, len(game.players))
-        return seated(game, agents, args.order, seed)
-    board = board_argument(args.board or "usa")
-    rules = rules_override(args) or load_rule_set("standard")
-    players = args.players if args.players is not None else 4
-    agents = load_agents(args.agents, players)
-    return deal(board, rules, agents, args.order, seed)

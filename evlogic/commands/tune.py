@@ -84,10 +84,6 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     add_memory_option(tune)
 
 
-#: Spaces tune plays whole without being given a budget.
-DEFAULT_BUDGET_CANDIDATES = 32
-
-
 def run(args: argparse.Namespace) -> int:
     from evlogic.signals import TimeUp, deadline
 
@@ -126,53 +122,40 @@ class _Progress:
 def _tune(args: argparse.Namespace, progress: _Progress) -> int:
     import yaml
 
+    from evlogic.api.simulation import space_of, tune, tune_budget
     from evlogic.commands.output_file import open_output
-    from evlogic.errors import InputError
-    from evlogic.loading.space import load_space
-    from evlogic.reports.render import json_text
-    from evlogic.reports.tune import rule_set_mapping, tune_document, tune_to_text
+    from evlogic.reports.tune import rule_set_mapping
     from evlogic.simulation.agents import load_agents
     from evlogic.simulation.table import deal
-    from evlogic.simulation.tune import TuneOptions, plan, tune
+    from evlogic.simulation.tune import plan
 
-    space_path = Path(args.space)
-    if not space_path.is_file():
-        raise InputError(args.space, "no such file")
-    space = load_space(space_path)
+    space = space_of(args.space)
     board = board_argument(args.board or "usa")
     players = args.players if args.players is not None else 4
-    agents = load_agents(args.agents, players)
-    deal(board, space.base, agents, args.order, args.seed)  # too many players: an error now
-    count = len(space.candidates)
-    budget = args.budget
-    if budget is None:
-        if count > DEFAULT_BUDGET_CANDIDATES:
-            raise InputError(
-                "--budget",
-                f"the space holds {count} candidates (more than {DEFAULT_BUDGET_CANDIDATES}): "
-                "say how many games to play in all",
-            )
-        budget = count * args.games
-    if budget < count:
-        raise InputError("--budget", f"{budget} games cannot play each of {count} candidates once")
-    options = TuneOptions(
-        board, args.agents, players, args.order, args.games, budget, args.seed, args.check_timeout
-    )
+    deal(board, space.base, load_agents(args.agents, players), args.order, args.seed)
+    budget = tune_budget(space, args.games, args.budget)
     done = 0
-    for alive, games in plan(count, args.games, budget):
+    for alive, games in plan(len(space.candidates), args.games, budget):
         progress.planned += alive * (games - done)
         done = games
     with ExitStack() as stack:
         progress.bar = stack.enter_context(progress_bar(progress.planned))
-        result = tune(
+        report = tune(
             space,
-            options,
-            jobs=args.jobs if args.dask is None else None,
-            dask_address=args.dask,
+            board=board,
+            players=players,
+            agents=args.agents,
+            order=args.order,
+            games=args.games,
+            budget=budget,
+            seed=args.seed,
+            jobs=args.jobs,
+            dask=args.dask,
+            check_timeout=args.check_timeout,
             progress=progress.update,
         )
-    document = tune_document(space, options, result)
-    if args.output is not None and result.best is not None:
+    result = report.result
+    if args.output is not None and result is not None and result.best is not None:
         best = result.front[result.best].candidate
         mapping = rule_set_mapping(best, _reference_from(space, args.output))
         with open_output(args.output) as out:
@@ -182,11 +165,11 @@ def _tune(args: argparse.Namespace, progress: _Progress) -> int:
         from evlogic.pages.tune import tune_page
 
         with open_output(args.report) as page:
-            page.write(tune_page(document, result, board))
+            page.write(tune_page(report.to_dict(), result, board))
     if args.format == "json":
-        sys.stdout.write(json_text(document) + "\n")
+        sys.stdout.write(report.to_json() + "\n")
     else:
-        sys.stdout.write(tune_to_text(document))
+        sys.stdout.write(report.to_text())
     return 0
 
 

@@ -103,7 +103,7 @@ def tune_page(document: dict[str, Any], result: Any, board: Board) -> str:
             "games": contender.tally.games,
             "seed": document["seed"],
             "level": LEVEL,
-            "rule_sets": [rule_set_figures(contender.tally, document["players"])],
+            "rule_sets": [rule_set_figures(contender.tally, document["players"]).to_dict()],
             "differences": [],
         }
         best = balance_context(report, board)

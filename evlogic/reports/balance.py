@@ -22,6 +22,19 @@ from fractions import Fraction
 from typing import Any
 
 from evlogic.asp.solver import rule_paths, solve
+from evlogic.reports.balance_figures import (
+    AgentRate,
+    BalanceReport,
+    Difference,
+    DifferenceFigure,
+    Estimate,
+    HomeRate,
+    Rate,
+    RuleSetFigures,
+    SeatRate,
+    StateDesirability,
+    TotalCount,
+)
 
 #: The confidence level of every interval.
 LEVEL = 0.95
@@ -59,16 +72,86 @@ class Moments:
         self.squares += value * value
 
 
+@dataclass(frozen=True)
+class FinalPlayer:
+    """What a tally reads of a player's final score report (``region_size``
+    and ``siege_penalty`` None where a report read by stats lacks them)."""
+
+    name: str
+    home: str
+    total: int
+    face_ev: int
+    region_bonus: int
+    net_bonus: int
+    region_size: int | None = None
+    siege_penalty: int | None = None
+
+    def figure(self, name: str) -> int:
+        """One of MEANS by name."""
+        value = {
+            "face_ev": self.face_ev,
+            "region_size": self.region_size,
+            "region_bonus": self.region_bonus,
+            "siege_penalty": self.siege_penalty,
+            "total": self.total,
+        }[name]
+        if value is None:
+            raise ValueError(f"a player has no {name}")
+        return value
+
+
+@dataclass(frozen=True)
+class Final:
+    """A game's final score report, as a tally reads it: players and winners."""
+
+    players: tuple[FinalPlayer, ...]
+    winners: frozenset[str]
+
+    @classmethod
+    def of(cls, report: dict[str, Any]) -> Final:
+        """From a final report's JSON document (a played game's record)."""
+        return cls(
+            tuple(
+                FinalPlayer(
+                    name=str(player["name"]),
+                    home=str(player["home"]),
+                    total=int(player["total"]),
+                    face_ev=int(player["face_ev"]),
+                    region_bonus=int(player["region_bonus"]),
+                    net_bonus=int(player["net_bonus"]),
+                    region_size=len(player["region"]),
+                    siege_penalty=int(player["siege_penalty"]),
+                )
+                for player in report["players"]
+            ),
+            frozenset(str(winner) for winner in report["winners"]),
+        )
+
+
+@dataclass
+class HomeSums:
+    """A home's games, wins (a k-way tie gives each winner 1/k) and the sums
+    of its players' totals, region bonuses and net bonuses."""
+
+    games: int = 0
+    wins: Fraction = ZERO
+    total: int = 0
+    region_bonus: int = 0
+    net_bonus: int = 0
+
+
 @dataclass
 class Tally:
     """One rule set's games, summed as they come: counts, sums and sums of
     squares, never a list of games, so memory does not grow with them.
     With ``paired``, each game's figures are also handed on
     (:attr:`ready`, once its bonus and siege questions are answered) for
-    the differences between rule sets (:class:`Paired`)."""
+    the differences between rule sets (:class:`Paired`).  evlogic stats
+    tallies bare final reports (:meth:`add_final`, ``means`` False)."""
 
     rules: str
     paired: bool = False
+    means_wanted: bool = True
     games: int = 0
     seats: int = 0
     seat_wins: list[Fraction] = field(default_factory=list)  # seat -> wins (ties: 1/k)
@@ -77,54 +160,73 @@ class Tally:
     means: list[Moments] = field(default_factory=lambda: [Moments() for _ in MEANS])
     bonus_decided: int = 0
     siege_decided: int = 0
-    homes: dict[str, list[Any]] = field(default_factory=dict)  # home -> [games, wins]
+    homes: dict[str, HomeSums] = field(default_factory=dict)
     turns: dict[str, Moments] = field(default_factory=dict)  # state -> the turns it was won
     #: (final total, won) -> players who ended a game so: the distribution of totals.
     totals: Counter[tuple[int, bool]] = field(default_factory=Counter)
-    finals: list[dict[str, Any]] = field(default_factory=list)  # not yet asked about
+    finals: list[Final] = field(default_factory=list)  # not yet asked about
     pending: list[tuple[int, dict[Key, Fraction]]] = field(default_factory=list)
     #: (game, its figures) answered and not yet taken (``paired`` only).
     ready: list[tuple[int, dict[Key, Fraction]]] = field(default_factory=list)
+    #: Games a grounding of rules/stats/bonus_decided.lp asks about.
+    chunk: int = DECIDED_CHUNK
 
     def add(self, record: Record) -> None:
-        final = record["final"]
-        players = final["players"]
-        winners = set(final["winners"])
-        share = Fraction(1, len(winners))
-        if not self.seat_wins:
-            self.seats = len(players)
-            self.seat_wins = [ZERO] * len(players)
-        figures: dict[Key, Fraction] = {}
-        by_agent: dict[str, list[Fraction]] = defaultdict(list)
-        for seat, (player, seated) in enumerate(zip(players, record["players"], strict=True)):
-            won = share if player["name"] in winners else ZERO
-            self.seat_wins[seat] += won
-            figures["seat", seat] = won
-            by_agent[seated["agent"]].append(won)
-            home = self.homes.setdefault(player["home"], [0, ZERO])
-            home[0] += 1
-            home[1] += won
-            self.totals[int(player["total"]), player["name"] in winners] += 1
-        for agent, shares in by_agent.items():
-            mine = sum(shares, ZERO) / len(shares)
-            self.agent_wins[agent] = self.agent_wins.get(agent, ZERO) + mine
-            self.agent_seats[agent] = len(shares)
-            figures["agent", agent] = mine
-        for moments, name in zip(self.means, MEANS, strict=True):
-            value = Fraction(sum(_figure(player, name) for player in players), len(players))
-            moments.add(value)
-            figures["mean", name] = value
+        """A played game's record (balance's games)."""
+        final = Final.of(record["final"])
+        figures = self._final(final, [str(seated["agent"]) for seated in record["players"]])
         for move in record["moves"]:
             turns = self.turns.get(move["state"])
             if turns is None:
                 turns = self.turns[move["state"]] = Moments()
             turns.add(int(move["turn"]))
-        self.games += 1
-        self.finals.append(final)
         if self.paired:
             self.pending.append((int(record["game"]), figures))
-        if len(self.finals) == DECIDED_CHUNK:
+        if len(self.finals) == self.chunk:
             self.ask()
+
+    def add_final(self, final: Final) -> None:
+        """A bare final report (evlogic stats: no seats, agents or moves)."""
+        self._final(final, None)
+        if len(self.finals) == self.chunk:
+            self.ask()
+
+    def _final(self, final: Final, agents: list[str] | None) -> dict[Key, Fraction]:
+        players, winners = final.players, final.winners
+        share = Fraction(1, len(winners)) if winners else ZERO
+        if agents is not None and not self.seat_wins:
+            self.seats = len(players)
+            self.seat_wins = [ZERO] * len(players)
+        figures: dict[Key, Fraction] = {}
+        by_agent: dict[str, list[Fraction]] = defaultdict(list)
+        for seat, player in enumerate(players):
+            won = share if player.name in winners else ZERO
+            if agents is not None:
+                self.seat_wins[seat] += won
+                figures["seat", seat] = won
+                by_agent[agents[seat]].append(won)
+            home = self.homes.get(player.home)
+            if home is None:
+                home = self.homes[player.home] = HomeSums()
+            home.games += 1
+            home.wins += won
+            home.total += player.total
+            home.region_bonus += player.region_bonus
+            home.net_bonus += player.net_bonus
+            self.totals[player.total, player.name in winners] += 1
+        for agent, shares in by_agent.items():
+            mine = sum(shares, ZERO) / len(shares)
+            self.agent_wins[agent] = self.agent_wins.get(agent, ZERO) + mine
+            self.agent_seats[agent] = len(shares)
+            figures["agent", agent] = mine
+        if self.means_wanted:
+            for moments, name in zip(self.means, MEANS, strict=True):
+                value = Fraction(sum(player.figure(name) for player in players), len(players))
+                moments.add(value)
+                figures["mean", name] = value
+        self.games += 1
+        self.finals.append(final)
+        return figures
 
     def ask(self) -> None:
         """Whether the bonus and the siege decided the games not yet asked about."""
@@ -167,19 +269,14 @@ class Paired:
                 self.moments[key].add(theirs[key] - value)
 
 
-def _figure(player: dict[str, Any], name: str) -> int:
-    return len(player["region"]) if name == "region_size" else int(player[name])
-
-
-def decided(finals: Sequence[dict[str, Any]]) -> tuple[list[bool], list[bool]]:
+def decided(finals: Sequence[Final]) -> tuple[list[bool], list[bool]]:
     """For each final report: did the bonus decide it, did the siege?"""
     facts = []
     for game, final in enumerate(finals):
-        winners = set(final["winners"])
-        for index, player in enumerate(final["players"]):
-            facts.append(f"face_ev({game},{index},{int(player['face_ev'])}).")
-            facts.append(f"region_bonus({game},{index},{int(player['region_bonus'])}).")
-            if player["name"] in winners:
+        for index, player in enumerate(final.players):
+            facts.append(f"face_ev({game},{index},{player.face_ev}).")
+            facts.append(f"region_bonus({game},{index},{player.region_bonus}).")
+            if player.name in final.winners:
                 facts.append(f"winner({game},{index}).")
     shown = solve("\n".join(facts), rule_paths(("stats/bonus_decided.lp",)))
     bonus = {s.arguments[0].number for s in shown if s.name == "bonus_decided"}
@@ -194,18 +291,18 @@ def _round(value: float) -> float:
     return round(float(value), 6)
 
 
-def proportion(successes: float, trials: int) -> dict[str, float]:
+def proportion(successes: float, trials: int) -> Rate:
     """A rate with its Wilson interval (``successes`` may be fractional:
     a k-way tie gives each winner 1/k)."""
     from statsmodels.stats.proportion import proportion_confint
 
     if trials == 0:
-        return {"rate": 0.0, "low": 0.0, "high": 1.0}
+        return Rate(0.0, 0.0, 1.0)
     low, high = proportion_confint(successes, trials, alpha=1 - LEVEL, method="wilson")
-    return {"rate": _round(successes / trials), "low": _round(low), "high": _round(high)}
+    return Rate(_round(successes / trials), _round(low), _round(high))
 
 
-def mean(values: Iterable[float | Fraction]) -> dict[str, float]:
+def mean(values: Iterable[float | Fraction]) -> Estimate:
     """A mean with its Student's t interval (a single value, or values all
     alike: the interval is the value)."""
     moments = Moments()
@@ -214,13 +311,13 @@ def mean(values: Iterable[float | Fraction]) -> dict[str, float]:
     return mean_of(moments)
 
 
-def mean_of(moments: Moments) -> dict[str, float]:
+def mean_of(moments: Moments) -> Estimate:
     """:func:`mean` from the values' count, sum and sum of squares."""
     from scipy import stats
 
     n = moments.count
     centre = float(Fraction(moments.total) / n) if n else 0.0
-    point = {"value": _round(centre), "low": _round(centre), "high": _round(centre)}
+    point = Estimate(_round(centre), _round(centre), _round(centre))
     if n < 2:
         return point
     variance = (moments.squares - Fraction(moments.total) ** 2 / n) / (n - 1)
@@ -228,7 +325,7 @@ def mean_of(moments: Moments) -> dict[str, float]:
         return point
     error = math.sqrt(float(variance / n))
     low, high = stats.t.interval(LEVEL, n - 1, loc=centre, scale=error)
-    return {"value": _round(centre), "low": _round(low), "high": _round(high)}
+    return Estimate(_round(centre), _round(low), _round(high))
 
 
 # --- the report ------------------------------------------------------------------------
@@ -246,7 +343,7 @@ class BalanceHeading:
     seed: int
 
 
-def balance_report(heading: BalanceHeading, records: Iterable[Record]) -> dict[str, Any]:
+def balance_report(heading: BalanceHeading, records: Iterable[Record]) -> BalanceReport:
     """The ``balance --format json`` document (docs/formats.md) from the
     games' records, rule set by rule set in the order first seen.  Games
     are summed as they come: memory holds no list of games."""
@@ -276,65 +373,62 @@ def balance_report(heading: BalanceHeading, records: Iterable[Record]) -> dict[s
     for tally in tallies.values():
         tally.ask()
         hand_on(tally)
-    sets = [rule_set_figures(tally, heading.players) for tally in tallies.values()]
+    sets = tuple(rule_set_figures(tally, heading.players) for tally in tallies.values())
     ordered = list(tallies.values())
-    return {
-        "board": heading.board,
-        "players": heading.players,
-        "agents": list(heading.agents),
-        "order": heading.order,
-        "games": heading.games,
-        "seed": heading.seed,
-        "level": LEVEL,
-        "rule_sets": sets,
-        "differences": [
+    return BalanceReport(
+        board=heading.board,
+        players=heading.players,
+        agents=heading.agents,
+        order=heading.order,
+        games=heading.games,
+        seed=heading.seed,
+        level=LEVEL,
+        rule_sets=sets,
+        differences=tuple(
             _difference(ordered[0], other, pairs[other.rules]) for other in ordered[1:]
-        ],
-    }
+        ),
+    )
 
 
-def rule_set_figures(tally: Tally, players: int) -> dict[str, Any]:
+def rule_set_figures(tally: Tally, players: int) -> RuleSetFigures:
     games = tally.games
     fair = 1 / players
-    seats = [
-        {"seat": seat + 1, **proportion(float(tally.seat_wins[seat]), games)}
+    seats = tuple(
+        SeatRate(seat + 1, *proportion(float(tally.seat_wins[seat]), games).interval())
         for seat in range(players)
-    ]
+    )
     first = seats[0]
     homes = []
     for home in sorted(tally.homes):
-        count, wins = tally.homes[home]
-        rate = proportion(float(wins), count)
-        verdict = _verdict(float(wins), count, fair, len(tally.homes))
-        homes.append({"home": home, "games": count, **rate, "verdict": verdict})
-    agents = sorted(tally.agent_seats)
+        sums = tally.homes[home]
+        rate = proportion(float(sums.wins), sums.games)
+        verdict = _verdict(float(sums.wins), sums.games, fair, len(tally.homes))
+        homes.append(HomeRate(home, sums.games, *rate.interval(), verdict))
     agent_rates = []
-    for agent in agents:
+    for agent in sorted(tally.agent_seats):
         seat_count = tally.agent_seats[agent]
         trials = games * seat_count
         wins = float(tally.agent_wins[agent] * seat_count)
-        agent_rates.append({"agent": agent, **proportion(wins, trials)})
-    desirability = [
-        {"state": state, "games": turns.count, **_mean_turn(turns)}
+        agent_rates.append(AgentRate(agent, *proportion(wins, trials).interval()))
+    desirability = tuple(
+        StateDesirability(state, turns.count, *mean_of(turns).interval())
         for state, turns in sorted(tally.turns.items(), key=_by_mean_turn)
-    ]
-    return {
-        "rules": tally.rules,
-        "games": games,
-        "seat_win_rate": seats,
-        "first_seat_advantage": {
-            "value": _round(first["rate"] - fair),
-            "low": _round(first["low"] - fair),
-            "high": _round(first["high"] - fair),
-        },
-        "home_win_rate": homes,
-        "agent_win_rate": agent_rates,
-        "bonus_decides": proportion(tally.bonus_decided, games),
-        "siege_decides": proportion(tally.siege_decided, games),
-        "mean": {name: mean_of(tally.means[i]) for i, name in enumerate(MEANS)},
-        "state_desirability": desirability,
-        "total_counts": total_counts(tally.totals),
-    }
+    )
+    return RuleSetFigures(
+        rules=tally.rules,
+        games=games,
+        seat_win_rate=seats,
+        first_seat_advantage=Estimate(
+            _round(first.rate - fair), _round(first.low - fair), _round(first.high - fair)
+        ),
+        home_win_rate=tuple(homes),
+        agent_win_rate=tuple(agent_rates),
+        bonus_decides=proportion(tally.bonus_decided, games),
+        siege_decides=proportion(tally.siege_decided, games),
+        mean={name: mean_of(tally.means[i]) for i, name in enumerate(MEANS)},
+        state_desirability=desirability,
+        total_counts=total_counts(tally.totals),
+    )
 
 
 def _verdict(wins: float, games: int, fair: float, homes: int) -> str | None:
@@ -354,15 +448,10 @@ def _by_mean_turn(item: tuple[str, Moments]) -> tuple[Fraction, str]:
     return (Fraction(turns.total, turns.count), state)
 
 
-def _mean_turn(turns: Moments) -> dict[str, float]:
-    interval = mean_of(turns)
-    return {"mean_turn": interval["value"], "low": interval["low"], "high": interval["high"]}
-
-
-def _difference(base: Tally, other: Tally, pair: Paired) -> dict[str, Any]:
+def _difference(base: Tally, other: Tally, pair: Paired) -> Difference:
     """Each per-game figure of ``other`` less ``base``'s, paired by game,
     with its t interval; ``significant`` where the interval leaves out 0."""
-    keys: list[tuple[dict[str, Any], Key]] = [
+    keys: list[tuple[dict[str, str | int], Key]] = [
         ({"figure": "seat_win_rate", "seat": seat + 1}, ("seat", seat))
         for seat in range(base.seats)
     ]
@@ -372,33 +461,33 @@ def _difference(base: Tally, other: Tally, pair: Paired) -> dict[str, Any]:
     ]
     keys += [({"figure": name}, (name,)) for name in ("bonus_decides", "siege_decides")]
     keys += [({"figure": "mean", "of": name}, ("mean", name)) for name in MEANS]
-    figures: list[dict[str, Any]] = []
+    figures = []
     for what, key in keys:
         interval = mean_of(pair.moments.get(key) or Moments())
+        seat, agent, of = what.get("seat"), what.get("agent"), what.get("of")
         figures.append(
-            {
-                **what,
-                "difference": interval["value"],
-                "low": interval["low"],
-                "high": interval["high"],
-                "significant": interval["low"] > 0 or interval["high"] < 0,
-            }
+            DifferenceFigure(
+                figure=str(what["figure"]),
+                difference=interval.value,
+                low=interval.low,
+                high=interval.high,
+                significant=interval.low > 0 or interval.high < 0,
+                seat=seat if isinstance(seat, int) else None,
+                agent=agent if isinstance(agent, str) else None,
+                of=of if isinstance(of, str) else None,
+            )
         )
-    return {"rules": other.rules, "against": base.rules, "games": pair.games, "figures": figures}
+    return Difference(other.rules, base.rules, pair.games, tuple(figures))
 
 
 # --- the distribution of totals (balance --report's chart) -----------------------------
 
 
-def total_counts(counts: Counter[tuple[int, bool]]) -> list[dict[str, int]]:
+def total_counts(counts: Counter[tuple[int, bool]]) -> tuple[TotalCount, ...]:
     """A rule set's ``total_counts`` (docs/formats.md): for each final total
     some player ended a game with, lowest first, how many players did
     (over all games) and how many of them won (each winner of a tie)."""
-    return [
-        {
-            "total": total,
-            "players": counts[total, False] + counts[total, True],
-            "winners": counts[total, True],
-        }
+    return tuple(
+        TotalCount(total, counts[total, False] + counts[total, True], counts[total, True])
         for total in sorted({total for total, _ in counts})
-    ]
+    )

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from evlogic.reports.balance_figures import BalanceReport, Estimate
 from evlogic.reports.balance_words import difference_text, figure_name, rate
 from evlogic.reports.render import columns
 
@@ -13,75 +12,80 @@ def _number(value: float) -> str:
     return "0.0" if text == "-0.0" else text
 
 
-def _mean(entry: dict[str, Any], key: str = "value") -> str:
-    return f"{_number(entry[key])} [{_number(entry['low'])}, {_number(entry['high'])}]"
+def _mean(entry: Estimate) -> str:
+    return f"{_number(entry.value)} [{_number(entry.low)}, {_number(entry.high)}]"
 
 
 def _table(rows: list[list[str]], right: set[int]) -> list[str]:
     return ["  " + line for line in columns(rows, right)]
 
 
-def balance_to_text(report: dict[str, Any]) -> str:
-    agents = report["agents"]
+def balance_to_text(report: BalanceReport) -> str:
+    """``evlogic balance``'s text output."""
+    agents = report.agents
     agent_text = agents[0] if len(set(agents)) == 1 else ",".join(agents)
     lines = [
-        f"{report['board']}: {report['players']} players, agents {agent_text}, "
-        f"{report['order']} order, {report['games']} games a rule set, seed {report['seed']}",
+        f"{report.board}: {report.players} players, agents {agent_text}, "
+        f"{report.order} order, {report.games} games a rule set, seed {report.seed}",
         "(95% confidence intervals in brackets; a rate counts a k-way tie 1/k to each winner)",
     ]
-    for rule_set in report["rule_sets"]:
-        lines += ["", f"== {rule_set['rules']} ({rule_set['games']} games)", ""]
+    for rule_set in report.rule_sets:
+        lines += ["", f"== {rule_set.rules} ({rule_set.games} games)", ""]
         rows = [["Seat", "Win rate"]] + [
-            [str(seat["seat"]), rate(seat)] for seat in rule_set["seat_win_rate"]
+            [str(seat.seat), rate(seat.to_dict())] for seat in rule_set.seat_win_rate
         ]
         lines += _table(rows, {0})
-        first = rule_set["first_seat_advantage"]
+        first = rule_set.first_seat_advantage
         lines.append(
-            f"  first seat's advantage over a fair share: {100 * first['value']:+.1f} points "
-            f"[{100 * first['low']:+.1f}, {100 * first['high']:+.1f}]"
+            f"  first seat's advantage over a fair share: {100 * first.value:+.1f} points "
+            f"[{100 * first.low:+.1f}, {100 * first.high:+.1f}]"
         )
         lines.append("")
-        lines.append(f"  bonus decides the winner: {rate(rule_set['bonus_decides'])}")
-        lines.append(f"  siege decides the winner: {rate(rule_set['siege_decides'])}")
+        lines.append(f"  bonus decides the winner: {rate(rule_set.bonus_decides.to_dict())}")
+        lines.append(f"  siege decides the winner: {rate(rule_set.siege_decides.to_dict())}")
         lines.append("")
         rows = [["Mean", "Value"]] + [
-            [name.replace("_", " "), _mean(entry)] for name, entry in rule_set["mean"].items()
+            [name.replace("_", " "), _mean(entry)] for name, entry in rule_set.mean.items()
         ]
         lines += _table(rows, set())
-        if len(rule_set["agent_win_rate"]) > 1:
+        if len(rule_set.agent_win_rate) > 1:
             lines.append("")
             rows = [["Agent", "Win rate"]] + [
-                [entry["agent"], rate(entry)] for entry in rule_set["agent_win_rate"]
+                [entry.agent, rate(entry.to_dict())] for entry in rule_set.agent_win_rate
             ]
             lines += _table(rows, set())
-        marked = [home for home in rule_set["home_win_rate"] if home["verdict"]]
+        marked = [home for home in rule_set.home_win_rate if home.verdict]
         lines.append("")
         if marked:
             rows = [["Home", "Games", "Win rate", ""]] + [
-                [home["home"], str(home["games"]), rate(home), home["verdict"]]
-                for home in sorted(marked, key=lambda h: (-h["rate"], h["home"]))
+                [home.home, str(home.games), rate(home.to_dict()), home.verdict or ""]
+                for home in sorted(marked, key=lambda h: (-h.rate, h.home))
             ]
             lines += _table(rows, {1})
         else:
             lines.append("  no home significantly strong or weak")
-        wanted = rule_set["state_desirability"][:10]
+        wanted = rule_set.state_desirability[:10]
         if wanted:
             lines.append("")
             lines.append(
                 "  won earliest (mean turn): "
-                + ", ".join(f"{entry['state']} {entry['mean_turn']:.1f}" for entry in wanted)
+                + ", ".join(f"{entry.state} {entry.mean_turn:.1f}" for entry in wanted)
             )
-    for difference in report["differences"]:
+    for difference in report.differences:
         lines += [
             "",
-            f"== {difference['rules']} against {difference['against']} "
+            f"== {difference.rules} against {difference.against} "
             "(paired by game; * where the interval leaves out 0)",
             "",
         ]
         rows = [["Figure", "Difference", ""]]
-        for figure in difference["figures"]:
+        for figure in difference.figures:
             rows.append(
-                [figure_name(figure), difference_text(figure), "*" if figure["significant"] else ""]
+                [
+                    figure_name(figure.to_dict()),
+                    difference_text(figure.to_dict()),
+                    "*" if figure.significant else "",
+                ]
             )
         lines += _table(rows, set())
     return "\n".join(lines) + "\n"

@@ -5,22 +5,23 @@ skipped), or the games ``evlogic balance --games-out`` wrote (each line's
 final report), and aggregates their figures; no scoring happens here.  Whether
 the regional bonus decided a game is a rule question: rules/stats/bonus_decided.lp
 answers it, a chunk of games per grounding, from the reports' face EVs and
-winners.
+winners.  The counting is balance's: each line's final report goes into
+evlogic.reports.balance.Tally, the one tally of win shares, home sums and
+bonus-decided games; this module only reads and checks the lines.
 """
 
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from evlogic.asp.solver import rule_paths, solve
 from evlogic.errors import InputError, quote
 from evlogic.loading.jsonkeys import DuplicateKey, loads
 from evlogic.loading.jsonlines import numbered, utf8_line
 from evlogic.loading.yamlfile import text_problem
+from evlogic.reports.balance import Final, FinalPlayer, Tally
 
 #: Games per grounding of rules/stats/bonus_decided.lp (memory stays flat).
 CHUNK_SIZE = 10_000
@@ -53,15 +54,14 @@ class BatchStats:
 
 
 def batch_stats(lines: Iterable[str], source: str) -> BatchStats:
-    games = errors = decided = 0
-    count: dict[str, int] = defaultdict(int)
-    wins: dict[str, float] = defaultdict(float)
-    sums: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-    facts: list[str] = []  # face_ev/3 and winner/2 of the games not yet asked about
-    pending = 0
+    """The statistics of a batch output or a balance ``--games-out`` file:
+    balance's tally (evlogic.reports.balance.Tally) over the lines' final
+    reports, error lines counted and skipped."""
+    tally = Tally("", means_wanted=False, chunk=CHUNK_SIZE)
+    errors = 0
     for number, text in numbered(lines):
         try:
-            report = _report(loads(utf8_line(text, source, number)))
+            final = _report(loads(utf8_line(text, source, number)))
         except DuplicateKey as duplicate:
             what = f"duplicate key {quote(duplicate.key)} (JSON would keep the last one)"
             field = f"{duplicate.field}: " if duplicate.field else ""
@@ -69,48 +69,29 @@ def batch_stats(lines: Iterable[str], source: str) -> BatchStats:
         except (json.JSONDecodeError, ValueError, RecursionError) as error:
             what = "nests too deeply" if isinstance(error, RecursionError) else str(error)
             raise InputError(source, f"not a batch report ({what})", line=number) from None
-        if report is None:
+        if final is None:
             errors += 1
             continue
-        players, winners = report
-        for index, (name, home, total, region_bonus, net_bonus, face_ev) in enumerate(players):
-            count[home] += 1
-            if name in winners:
-                wins[home] += 1 / len(winners)
-                facts.append(f"winner({pending},{index}).")
-            figures = sums[home]
-            figures[0] += total
-            figures[1] += region_bonus
-            figures[2] += net_bonus
-            facts.append(f"face_ev({pending},{index},{face_ev}).")
-        games += 1
-        pending += 1
-        if pending == CHUNK_SIZE:
-            decided += _bonus_decided(facts)
-            facts, pending = [], 0
-    decided += _bonus_decided(facts)
+        tally.add_final(final)
+    tally.ask()
+    games, decided = tally.games, tally.bonus_decided
     homes = [
         HomeStats(
             state=home,
-            games=count[home],
-            wins=round(wins[home], 6),
-            win_rate=round(wins[home] / count[home], 6),
-            mean_total=round(sums[home][0] / count[home], 3),
-            mean_region_bonus=round(sums[home][1] / count[home], 3),
-            mean_net_bonus=round(sums[home][2] / count[home], 3),
+            games=sums.games,
+            wins=round(float(sums.wins), 6),
+            win_rate=round(float(sums.wins / sums.games), 6),
+            mean_total=round(sums.total / sums.games, 3),
+            mean_region_bonus=round(sums.region_bonus / sums.games, 3),
+            mean_net_bonus=round(sums.net_bonus / sums.games, 3),
         )
-        for home in count
+        for home, sums in tally.homes.items()
     ]
     homes.sort(key=lambda h: (-h.win_rate, h.state))
     return BatchStats(games, errors, decided, round(decided / games, 6) if games else 0.0, homes)
 
 
-#: What stats reads of a player's report: name, home, total, region bonus,
-#: net bonus, face EV.
-PlayerFigures = tuple[str, str, int, int, int, int]
-
-
-def _report(value: object) -> tuple[list[PlayerFigures], set[str]] | None:
+def _report(value: object) -> Final | None:
     """A batch report's players and winners; None for an error line
     (``{"line": n, "error": "..."}``); anything else batch never writes is
     a ValueError saying what is wrong."""
@@ -131,7 +112,7 @@ def _report(value: object) -> tuple[list[PlayerFigures], set[str]] | None:
         raise ValueError("players is not a list of players")
     if not isinstance(winners, list) or not all(isinstance(w, str) for w in winners):
         raise ValueError("winners is not a list of names")
-    read: list[PlayerFigures] = []
+    read: list[FinalPlayer] = []
     for player in players:
         if not isinstance(player, dict):
             raise ValueError("a player is not a JSON object")
@@ -141,12 +122,12 @@ def _report(value: object) -> tuple[list[PlayerFigures], set[str]] | None:
         if not isinstance(home, str) or not home or text_problem(home) is not None:
             raise ValueError(f"home is not a state id: {quote(home)}")
         total, region_bonus, net_bonus, face_ev = (_figure(player, key) for key in FIGURES)
-        read.append((name, home, total, region_bonus, net_bonus, face_ev))
-    names = {player[0] for player in read}
+        read.append(FinalPlayer(name, home, total, face_ev, region_bonus, net_bonus))
+    names = {player.name for player in read}
     if not set(winners) <= names:
         strangers = ", ".join(quote(w, 20) for w in sorted(set(winners) - names))
         raise ValueError(f"winners [{strangers}] are not players")
-    return read, set(winners)
+    return Final(tuple(read), frozenset(winners))
 
 
 FIGURES = ("total", "region_bonus", "net_bonus", "face_ev")
@@ -159,11 +140,3 @@ def _figure(player: dict[str, Any], key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or abs(value) > _LIMIT:
         raise ValueError(f"{key} is not a whole number: {quote(value)}")
     return value
-
-
-def _bonus_decided(facts: list[str]) -> int:
-    """How many of these games the regional bonus decided (rules/stats/bonus_decided.lp)."""
-    if not facts:
-        return 0
-    shown = solve("\n".join(facts), rule_paths(("stats/bonus_decided.lp",)))
-    return sum(1 for symbol in shown if symbol.name == "bonus_decided")

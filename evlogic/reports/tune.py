@@ -8,51 +8,52 @@ nothing here scores a game.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+from evlogic.reports.balance_figures import Estimate, HomeRate, Json, RuleSetFigures, SeatRate
+
+if TYPE_CHECKING:
+    from evlogic.loading.rulesets import RuleSet
+    from evlogic.loading.space import Candidate
 
 #: Homes dealt fewer times than this are left out of the home spread
 #: (their rates say little).
 MIN_HOME_GAMES = 10
 
-Interval = dict[str, float]
+Interval = Estimate
 
 
 def _round(value: float) -> float:
     return round(float(value), 6)
 
 
-def first_seat_advantage(figures: dict[str, Any]) -> Interval:
+def first_seat_advantage(figures: RuleSetFigures) -> Interval:
     """How far seat 1's win rate is from a fair share, either way."""
-    advantage = figures["first_seat_advantage"]
-    value, low, high = advantage["value"], advantage["low"], advantage["high"]
+    value, low, high = figures.first_seat_advantage.interval()
     nearest = 0.0 if low <= 0 <= high else min(abs(low), abs(high))
-    return {
-        "value": _round(abs(value)),
-        "low": _round(nearest),
-        "high": _round(max(abs(low), abs(high))),
-    }
+    return Estimate(_round(abs(value)), _round(nearest), _round(max(abs(low), abs(high))))
 
 
-def _spread(rates: list[dict[str, float]]) -> Interval:
+def _spread(rates: list[HomeRate] | list[SeatRate]) -> Interval:
     """The largest rate less the smallest, with bounds from their intervals
     (conservative: the spread of the intervals' ends)."""
     if len(rates) < 2:
-        return {"value": 0.0, "low": 0.0, "high": 1.0}
-    value = max(r["rate"] for r in rates) - min(r["rate"] for r in rates)
-    low = max(0.0, max(r["low"] for r in rates) - min(r["high"] for r in rates))
-    high = min(1.0, max(r["high"] for r in rates) - min(r["low"] for r in rates))
-    return {"value": _round(value), "low": _round(low), "high": _round(high)}
+        return Estimate(0.0, 0.0, 1.0)
+    value = max(r.rate for r in rates) - min(r.rate for r in rates)
+    low = max(0.0, max(r.low for r in rates) - min(r.high for r in rates))
+    high = min(1.0, max(r.high for r in rates) - min(r.low for r in rates))
+    return Estimate(_round(value), _round(low), _round(high))
 
 
-def home_spread(figures: dict[str, Any]) -> Interval:
+def home_spread(figures: RuleSetFigures) -> Interval:
     """The best home's win rate less the worst's, over homes dealt at least
     MIN_HOME_GAMES times."""
-    return _spread([h for h in figures["home_win_rate"] if h["games"] >= MIN_HOME_GAMES])
+    return _spread([h for h in figures.home_win_rate if h.games >= MIN_HOME_GAMES])
 
 
-def seat_spread(figures: dict[str, Any]) -> Interval:
+def seat_spread(figures: RuleSetFigures) -> Interval:
     """The best seat's win rate less the worst's."""
-    return _spread(figures["seat_win_rate"])
+    return _spread(list(figures.seat_win_rate))
 
 
 OBJECTIVES = {
@@ -62,17 +63,17 @@ OBJECTIVES = {
 }
 
 
-def objectives(names: tuple[str, ...], figures: dict[str, Any]) -> dict[str, Interval]:
+def objectives(names: tuple[str, ...], figures: RuleSetFigures) -> dict[str, Interval]:
     return {name: OBJECTIVES[name](figures) for name in names}
 
 
-def rule_set_mapping(candidate: Any, base_reference: str) -> dict[str, Any]:
+def rule_set_mapping(candidate: Candidate, base_reference: str) -> dict[str, Json]:
     """A candidate as a rule set file writes it: its name, what it extends,
     the numbers it sets."""
     return {"name": candidate.rules.name, "extends": base_reference, **candidate.numbers}
 
 
-def distance(candidate: Any, base: Any) -> tuple[list[str], int]:
+def distance(candidate: Candidate, base: RuleSet) -> tuple[list[str], int]:
     """Which of the base's numbers a candidate changes, and by how much in
     all (the sum of the absolute changes; a changed word counts 1)."""
     changed: list[str] = []
@@ -91,80 +92,3 @@ def distance(candidate: Any, base: Any) -> tuple[list[str], int]:
             both_numbers = isinstance(value, int) and isinstance(before, int)
             total += abs(value - before) if both_numbers and not isinstance(value, bool) else 1
     return changed, total
-
-
-def tune_document(space: Any, options: Any, result: Any) -> dict[str, Any]:
-    """The ``tune --format json`` document (docs/tune.md)."""
-    front = []
-    for contender in result.front:
-        changed, moved = distance(contender.candidate, space.base)
-        front.append(
-            {
-                "rule_set": rule_set_mapping(contender.candidate, space.base_reference),
-                "games": contender.tally.games,
-                "objectives": contender.scores,
-                "requirements": contender.requirements,
-                "changed": changed,
-                "distance": moved,
-            }
-        )
-    return {
-        "space": space.source,
-        "board": options.board.name,
-        "players": options.players,
-        "agents": options.agents,
-        "order": options.order,
-        "seed": options.seed,
-        "games": options.games,
-        "budget": options.budget,
-        "objectives": list(space.objectives),
-        "candidates_tried": result.tried,
-        "games_played": result.games_played,
-        "rounds": result.rounds,
-        "front": front,
-        "best": result.best,
-    }
-
-
-def tune_to_text(document: dict[str, Any]) -> str:
-    lines = [
-        f"{document['board']}: {document['players']} players, agents {document['agents']}, "
-        f"{document['order']} order, seed {document['seed']}",
-        f"{document['candidates_tried']} candidates, {document['games_played']} games "
-        f"(budget {document['budget']}; rounds: "
-        + ", ".join(f"{r['candidates']} x {r['games']}" for r in document["rounds"])
-        + ")",
-        "",
-    ]
-    if not document["front"]:
-        lines.append("No candidate meets every requirement.")
-        return "\n".join(lines) + "\n"
-    lines.append(f"Pareto front ({len(document['front'])}), best first marked *:")
-    for index, entry in enumerate(document["front"]):
-        numbers = {k: v for k, v in entry["rule_set"].items() if k not in ("name", "extends")}
-        mark = "*" if index == document["best"] else " "
-        lines.append("")
-        lines.append(f"{mark} {entry['rule_set']['name']}: " + _numbers(numbers))
-        for name, interval in entry["objectives"].items():
-            lines.append(
-                f"    {name.replace('_', ' ')}: {100 * interval['value']:.1f} points "
-                f"[{100 * interval['low']:.1f}, {100 * interval['high']:.1f}]"
-            )
-        if entry["requirements"]:
-            lines.append(
-                "    requirements: "
-                + ", ".join(f"{name} {answer}" for name, answer in entry["requirements"].items())
-            )
-        changed = ", ".join(entry["changed"]) or "nothing"
-        lines.append(f"    changes from the base: {changed} (distance {entry['distance']})")
-    return "\n".join(lines) + "\n"
-
-
-def _numbers(numbers: dict[str, Any]) -> str:
-    parts = []
-    for name, value in numbers.items():
-        if name == "tiers":
-            parts.append("tiers " + " ".join(f"{s}:{b}" for s, b in value.items()))
-        else:
-            parts.append(f"{name} {value}")
-    return ", ".join(parts)

@@ -7,14 +7,16 @@ the final report is score's (evlogic.reports.score).
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
 from evlogic.loading.rulesets import bundled_rule_sets
 from evlogic.reports.render import columns, json_text, to_text
+from evlogic.reports.report import ScoreReport
 from evlogic.resources import bundled_boards, display_path
-from evlogic.simulation.engine import PlayedGame
+from evlogic.simulation.engine import Move, PlayedGame
 
 
 def players_of(game: PlayedGame) -> list[dict[str, str]]:
@@ -49,6 +51,41 @@ def play_to_dict(game: PlayedGame) -> dict[str, object]:
 
 def play_to_json(game: PlayedGame) -> str:
     return json_text(play_to_dict(game))
+
+
+@dataclass(frozen=True)
+class PlayReport:
+    """One played game, as ``evlogic play`` reports it: ``game`` holds the
+    table (board, rules, seed, order, seats), every move with the totals
+    after it, the final position and its score report."""
+
+    game: PlayedGame
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return self.game.moves
+
+    @property
+    def final(self) -> ScoreReport:
+        """The final position's score report (winners, totals, ...)."""
+        return self.game.report
+
+    def to_dict(self) -> dict[str, object]:
+        """The ``play --format json`` document as plain data."""
+        return play_to_dict(self.game)
+
+    def to_json(self) -> str:
+        """Exactly ``evlogic play --format json``'s output, less the last newline."""
+        return play_to_json(self.game)
+
+    def to_text(self) -> str:
+        """Exactly ``evlogic play``'s text output."""
+        return play_to_text(self.game)
+
+    def to_yaml(self, path: str) -> str:
+        """The final position as a game file to be written at ``path``
+        (what ``evlogic play -o PATH`` writes)."""
+        return final_game_yaml(self.game, path)
 
 
 def play_to_text(game: PlayedGame) -> str:

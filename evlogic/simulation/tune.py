@@ -26,6 +26,7 @@ from evlogic.batching.fanout import Progress
 from evlogic.loading.boards import Board
 from evlogic.loading.space import Candidate, Space
 from evlogic.reports.balance import Tally, rule_set_figures
+from evlogic.reports.balance_figures import Estimate, RuleSetFigures
 from evlogic.reports.tune import distance, objectives
 from evlogic.simulation.balance import Setup, play_games
 from evlogic.simulation.table import Order
@@ -38,8 +39,8 @@ class Contender:
     index: int
     candidate: Candidate
     tally: Tally
-    figures: dict[str, Any] = field(default_factory=dict)
-    scores: dict[str, dict[str, float]] = field(default_factory=dict)
+    figures: RuleSetFigures | None = None
+    scores: dict[str, Estimate] = field(default_factory=dict)
     requirements: dict[str, str] = field(default_factory=dict)
 
 
@@ -144,16 +145,23 @@ def _score(contender: Contender, space: Space, players: int) -> None:
 def _clearly_out(contender: Contender, space: Space) -> bool:
     """A play requirement its interval leaves out."""
     for requirement in space.play:
-        rate = contender.figures[requirement.figure]
-        if requirement.at_least is not None and rate["high"] < requirement.at_least:
+        rate = _figures(contender).rate(requirement.figure)
+        if requirement.at_least is not None and rate.high < requirement.at_least:
             return True
-        if requirement.at_most is not None and rate["low"] > requirement.at_most:
+        if requirement.at_most is not None and rate.low > requirement.at_most:
             return True
     return False
 
 
+def _figures(contender: Contender) -> RuleSetFigures:
+    """A scored contender's figures."""
+    if contender.figures is None:
+        raise ValueError("a contender not yet scored")
+    return contender.figures
+
+
 def _point(contender: Contender, space: Space) -> tuple[float, ...]:
-    return tuple(contender.scores[name]["value"] for name in space.objectives)
+    return tuple(contender.scores[name].value for name in space.objectives)
 
 
 def _dominates(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
@@ -197,7 +205,7 @@ def _front(
     for contender in alive:
         contender.requirements = {}
         for requirement in space.play:
-            met = requirement.met(contender.figures[requirement.figure]["rate"])
+            met = requirement.met(_figures(contender).rate(requirement.figure).rate)
             contender.requirements[requirement.figure] = "met" if met else "not met"
         if all(answer == "met" for answer in contender.requirements.values()):
             meeting.append(contender)

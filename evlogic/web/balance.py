@@ -178,7 +178,7 @@ def result(catalog: Any, summed: tuple[Plan, list[dict[str, Any]]]) -> dict[str,
     from evlogic.reports.balance import balance_report
 
     run, records = summed
-    report = balance_report(run.heading, records)
+    report = balance_report(run.heading, records).to_dict()
     charts = balance_charts(report, run.setup.board)
     return {
         "report": report,

@@ -1,0 +1,283 @@
+"""The library's simulation commands: play, balance and tune, each a
+function returning a frozen report whose ``to_json()`` is the command's
+``--format json`` output (without its final newline) and ``to_text()``
+its text output."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Literal
+
+from evlogic.api.inputs import BoardInput, GameInput, PathText, RulesInput, board_of, game_of
+from evlogic.errors import InputError, quote
+from evlogic.loading.rulesets import RuleSet, load_rule_set
+from evlogic.loading.space import Space, load_space
+from evlogic.reports.balance_figures import BalanceReport
+from evlogic.simulation.balance import Record
+from evlogic.simulation.report import PlayReport
+from evlogic.simulation.tune_report import TuneReport
+
+__all__ = ["BalanceReport", "PlayReport", "TuneReport", "balance", "play", "tune"]
+
+#: The turn orders: snake (1..N, N..1, ...) or round-robin (1..N, 1..N, ...).
+Order = Literal["snake", "round-robin"]
+
+#: Players when neither ``players`` nor a game file says.
+DEFAULT_PLAYERS = 4
+
+#: Spaces tune plays whole without being given a budget.
+DEFAULT_BUDGET_CANDIDATES = 32
+
+
+def _rules(rules: RulesInput | None) -> RuleSet:
+    if rules is None:
+        return load_rule_set("standard")
+    if isinstance(rules, RuleSet):
+        return rules
+    return load_rule_set(os.fspath(rules), Path.cwd())
+
+
+def play(
+    game: GameInput | None = None,
+    *,
+    board: BoardInput | None = None,
+    rules: RulesInput | None = None,
+    players: int | None = None,
+    agents: str = "greedy",
+    order: Order = "snake",
+    seed: int = 0,
+) -> PlayReport:
+    """Play one simulated game as a draft (docs/play.md): homes dealt, then
+    each player in turn wins one unclaimed state, chosen by its agent, until
+    the game ends.  Nothing is scored in Python: every total is the rules'.
+
+    ``game``: a game file to play on from (its path, or a loaded
+    :class:`evlogic.Game`: its board, players, homes and states won), or
+    None to deal homes at random on ``board``.
+    ``board``: a bundled board name, a board file or a loaded
+    :class:`evlogic.Board` (default "usa"; not with ``game``).
+    ``rules``: a bundled rule set name, a rule set file or a loaded
+    :class:`evlogic.RuleSet` (default: the game's own, else "standard").
+    ``players``: how many players (default 4, or the game's).
+    ``agents``: one agent for every seat or one a seat, comma-separated in
+    seat order: greedy, spoiler, face, random or a .lp file.
+    ``order``: "snake" or "round-robin".
+    ``seed``: ties and dealt homes are drawn by it: the same seed plays the
+    same game.
+
+    Returns a :class:`evlogic.simulation.report.PlayReport`: ``moves`` (each
+    with the mover's gain and every total after it), ``final`` (the final
+    position's :class:`evlogic.ScoreReport`), ``to_json()``, ``to_text()``
+    and ``to_yaml(path)`` (the final position as a game file).  Bad input
+    raises :class:`evlogic.InputError`.
+
+    >>> report = evlogic.play(players=3, agents="greedy,random,random", seed=3)
+    >>> len(report.final.players)
+    3
+    >>> moves = [(move.player, move.state, move.gain) for move in report.moves]
+    """
+    from evlogic.simulation.agents import load_agents
+    from evlogic.simulation.engine import play as play_game
+    from evlogic.simulation.table import deal, seated
+
+    if game is not None:
+        if board is not None:
+            raise InputError("--board", "a game file names its own board: leave --board out")
+        loaded = game_of(game, rules)
+        if players is not None and players != len(loaded.players):
+            raise InputError(
+                "--players", f"{players}, but {loaded.source} has {len(loaded.players)} players"
+            )
+        table = seated(loaded, load_agents(agents, len(loaded.players)), order, seed)
+    else:
+        count = players if players is not None else DEFAULT_PLAYERS
+        table = deal(
+            board_of(board or "usa"), _rules(rules), load_agents(agents, count), order, seed
+        )
+    return PlayReport(play_game(table))
+
+
+def balance(
+    *,
+    rules: RulesInput | Sequence[RulesInput] = "standard",
+    board: BoardInput = "usa",
+    players: int = DEFAULT_PLAYERS,
+    agents: str = "greedy",
+    order: Order = "snake",
+    games: int = 1000,
+    seed: int = 0,
+    jobs: int = 1,
+    dask: str | None = None,
+    on_game: Callable[[str], None] | None = None,
+    progress: Callable[[int], object] | None = None,
+) -> BalanceReport:
+    """Play ``games`` simulated games under each rule set and report, each
+    figure with a 95% confidence interval: win rate by seat and the first
+    seat's advantage, by home (significantly strong or weak homes), by
+    agent; how often the regional bonus and the siege decide the winner;
+    mean face EV, region size, bonus, siege penalty and total; how early
+    each state is won.  Every rule set plays the same deals and seeds, so
+    the differences (each rule set against the first, paired by game) are
+    the rules' doing.
+
+    ``rules``: a rule set (bundled name, file or loaded
+    :class:`evlogic.RuleSet`) or a list of them to compare (default
+    "standard").
+    ``board``: a bundled board name, a board file or a loaded
+    :class:`evlogic.Board` (default "usa").
+    ``players``: players, homes dealt at random (default 4).
+    ``agents``: one agent for every seat or one a seat, comma-separated.
+    ``order``: "snake" or "round-robin".
+    ``games``: games a rule set.  ``seed``: the first game's seed.
+    ``jobs``: worker processes; ``dask``: a Dask scheduler's address
+    instead (the report is the same however the games ran).
+    ``on_game``: called with each game's JSON line (its moves and final
+    report, what ``--games-out`` writes and ``evlogic stats`` reads).
+    ``progress``: called with the number of games just played.
+
+    Returns a :class:`evlogic.reports.balance_figures.BalanceReport`:
+    ``rule_sets`` (each a ``RuleSetFigures``: ``seat_win_rate``,
+    ``home_win_rate``, ``bonus_decides``, ``mean``, ...), ``differences``,
+    ``to_json()`` and ``to_text()``.  Bad input raises
+    :class:`evlogic.InputError`.
+
+    >>> report = evlogic.balance(games=20, seed=1, players=2, board="usa")
+    >>> figures = report.rule_sets[0]
+    >>> [seat.seat for seat in figures.seat_win_rate]
+    [1, 2]
+    >>> rows = [(seat.seat, seat.rate, seat.low, seat.high) for seat in figures.seat_win_rate]
+    """
+    from evlogic.reports.balance import BalanceHeading, balance_report
+    from evlogic.simulation.agents import load_agents
+    from evlogic.simulation.balance import Setup, play_games
+    from evlogic.simulation.table import deal
+
+    loaded_board = board_of(board)
+    references = [rules] if isinstance(rules, (str, os.PathLike, RuleSet)) else list(rules)
+    rule_sets = tuple(_rules(reference) for reference in references)
+    names = [rule_set.name for rule_set in rule_sets]
+    for name in names:
+        if names.count(name) > 1:
+            raise InputError("--rules", f"two rule sets named {quote(name)}: a report names them")
+    seats = load_agents(agents, players)
+    for rule_set in rule_sets:
+        deal(loaded_board, rule_set, seats, order, seed)  # too many players: an error now
+    setup = Setup(loaded_board, rule_sets, agents, players, order, games, seed)
+    heading = BalanceHeading(
+        loaded_board.name, players, tuple(a.name for a in seats), order, games, seed
+    )
+    records = play_games(
+        setup, jobs=jobs if dask is None else None, dask_address=dask, progress=progress
+    )
+    return balance_report(heading, _handed_on(records, on_game))
+
+
+def _handed_on(
+    records: Iterator[Record], on_game: Callable[[str], None] | None
+) -> Iterator[Record]:
+    for record in records:
+        if on_game is not None:
+            on_game(json.dumps(record, ensure_ascii=False))
+        yield record
+
+
+def space_of(space: Space | PathText) -> Space:
+    """``space`` loaded (a path to a space file, or a loaded Space)."""
+    if isinstance(space, Space):
+        return space
+    path = Path(os.fspath(space))
+    if not path.is_file():
+        raise InputError(os.fspath(space), "no such file")
+    return load_space(path)
+
+
+def tune_budget(space: Space, games: int, budget: int | None) -> int:
+    """The games tune plays in all: ``budget``, or by default every
+    candidate its ``games`` (spaces of up to DEFAULT_BUDGET_CANDIDATES)."""
+    count = len(space.candidates)
+    if budget is None:
+        if count > DEFAULT_BUDGET_CANDIDATES:
+            raise InputError(
+                "--budget",
+                f"the space holds {count} candidates (more than {DEFAULT_BUDGET_CANDIDATES}): "
+                "say how many games to play in all",
+            )
+        budget = count * games
+    if budget < count:
+        raise InputError("--budget", f"{budget} games cannot play each of {count} candidates once")
+    return budget
+
+
+def tune(
+    space: Space | PathText,
+    *,
+    board: BoardInput = "usa",
+    players: int = DEFAULT_PLAYERS,
+    agents: str = "greedy",
+    order: Order = "snake",
+    games: int = 200,
+    budget: int | None = None,
+    seed: int = 0,
+    jobs: int = 1,
+    dask: str | None = None,
+    check_timeout: float = 60.0,
+    progress: Callable[[int], object] | None = None,
+) -> TuneReport:
+    """Search a space of rule sets for the fairest games that keep the
+    rules' promises (docs/tune.md): each candidate is played as
+    :func:`balance` plays it, on the same deals and seeds, a budget smaller
+    than every candidate's games spent by successive halving; properties
+    are proved by check.
+
+    ``space``: a space file's path (``extends``, ``search``,
+    ``objectives``, ``require``) or a loaded
+    :class:`evlogic.loading.space.Space`.
+    ``board``, ``players``, ``agents``, ``order``, ``seed``, ``jobs``,
+    ``dask``: as for :func:`balance`.
+    ``games``: the most games a candidate plays (default 200).
+    ``budget``: games in all (default: every candidate its ``games``, for
+    spaces of up to 32 candidates).
+    ``check_timeout``: seconds each property proof may take (past it: unknown).
+    ``progress``: called with the number of games just played.
+
+    Returns a :class:`evlogic.simulation.tune_report.TuneReport`: ``front`` (the
+    Pareto front, each candidate's rule set, objectives with intervals,
+    requirements and distance from the base), ``best`` (its index, None
+    when no candidate meets every requirement), ``to_json()``,
+    ``to_text()``.  Bad input raises :class:`evlogic.InputError`.
+
+    >>> report = evlogic.tune("examples/tune/lakeland-space.yaml", games=10, budget=60)
+    >>> report.objectives
+    ('first_seat_advantage', 'home_spread')
+    >>> best = None if report.best is None else report.front[report.best].rule_set
+    """
+    from evlogic.simulation.agents import load_agents
+    from evlogic.simulation.table import deal
+    from evlogic.simulation.tune import TuneOptions
+    from evlogic.simulation.tune import tune as search
+    from evlogic.simulation.tune_report import tune_document
+
+    loaded = space_of(space)
+    loaded_board = board_of(board)
+    deal(loaded_board, loaded.base, load_agents(agents, players), order, seed)
+    options = TuneOptions(
+        loaded_board,
+        agents,
+        players,
+        order,
+        games,
+        tune_budget(loaded, games, budget),
+        seed,
+        check_timeout,
+    )
+    result = search(
+        loaded,
+        options,
+        jobs=jobs if dask is None else None,
+        dask_address=dask,
+        progress=progress,
+    )
+    return tune_document(loaded, options, result)
