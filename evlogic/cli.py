@@ -203,11 +203,21 @@ def _run(args: argparse.Namespace) -> int:
         say(f"evlogic: error: {InputError(str(place), f'cannot write: {error.strerror}')}")
         return 2
     except KeyboardInterrupt:
+        _stopped_quietly()
         say("evlogic: interrupted")
         return 130
     except Terminated:
+        _stopped_quietly()
         say("evlogic: terminated")
         return 143
+
+
+def _stopped_quietly() -> None:
+    """Stopped by a signal, the command says so in one line and nothing
+    more: work it was in the middle of (a clingo syntax tree half built when
+    the signal came) may fail again as Python frees it, and that is not news
+    (sys.unraisablehook, whose default prints such failures at exit)."""
+    sys.unraisablehook = lambda _unraisable: None
 
 
 def _answer_so_far(answer: Answer) -> int | None:
