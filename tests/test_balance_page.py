@@ -149,6 +149,7 @@ def test_ids_are_unique_on_the_page(run):
         assert reference in ids
 
 
+@pytest.mark.slow
 def test_the_same_report_gives_the_same_bytes(run, board, tmp_path):
     report, page = run
     assert balance_page(report, board) == page.read_text("utf-8")

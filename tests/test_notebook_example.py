@@ -19,6 +19,7 @@ from conftest import REPO
 SCRIPT = REPO / "examples" / "notebook.py"
 
 
+@pytest.mark.slow
 def test_the_notebook_example_runs_as_a_script():
     done = subprocess.run(
         [sys.executable, str(SCRIPT)], capture_output=True, text=True, timeout=600

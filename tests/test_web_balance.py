@@ -164,6 +164,7 @@ def test_a_dense_board_bounds_the_games(client):
     assert "too much work for this server" in one_line_error(answer, 413)
 
 
+@pytest.mark.slow
 def test_a_client_has_one_run_at_a_time_and_may_stop_it(client):
     first = client.post("/api/balance", json={**SMALL, "games": 200})
     assert first.status_code == 202, first.text

@@ -296,6 +296,7 @@ def dense_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     stop_server(served)
 
 
+@pytest.mark.slow
 def test_a_board_laid_out_slowly_holds_up_no_other_request(dense_server):
     """GET /api/boards/NAME laid the board out on the event loop: every
     request waited for it (13 s on a dense board).  It is laid out in a
