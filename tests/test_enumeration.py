@@ -23,6 +23,7 @@ from test_fragment import PROPERTIES, RULE_SET_PROGRAMS, checked
 
 from conftest import board_dict
 from evlogic.asp.facts import board_program
+from evlogic.asp.search import TimeLimit
 from evlogic.asp.solver import SCORING_RULES_ONE_SHOT, ground, rule_paths
 from evlogic.loading.boards import load_board
 from evlogic.loading.rulesets import load_rule_set
@@ -129,7 +130,8 @@ def test_diff_answers_as_every_position_does(tmp_path, board, first, second, pla
         variant = {key: value for key, value in variant.items() if key != "game_end"}
         (tmp_path / f"{name}.yaml").write_text(yaml.safe_dump({"name": name, **variant}))
         rule_sets.append(load_rule_set(str(tmp_path / f"{name}.yaml"), tmp_path))
-    result = diff(rule_sets[0], "one", rule_sets[1], "two", loaded, "b.yaml", players, timeout=60)
+    limit = TimeLimit(60)
+    result = diff(rule_sets[0], "one", rule_sets[1], "two", loaded, "b.yaml", players, limit)
     facts = rule_sets[0].program(0) + rule_sets[1].program(1, default=False)
     facts += "scored_by(1, 1).\n" + board_program(loaded)
     generator = every_position(players, positions=(0, 1))

@@ -22,6 +22,7 @@ from evlogic.asp.cone import treats_other_seats_alike
 from evlogic.asp.facts import board_program, game_program
 from evlogic.asp.fragment import RULE_SET_READABLE_FILES, Kind, refuse_outside
 from evlogic.asp.program import read_program
+from evlogic.asp.search import TimeLimit
 from evlogic.asp.solver import SCORING_RULES, ground, rule_paths
 from evlogic.errors import InputError
 from evlogic.loading.boards import Board, load_board
@@ -361,7 +362,8 @@ def checked(
     rules = load_rule_set(str(tmp_path / "r.yaml"), tmp_path)
     players = min(players, len(loaded.states))
     try:
-        result = check(str(tmp_path / "p.lp"), loaded, "b.yaml", rules, "r", players, timeout=60)
+        limit = TimeLimit(60)
+        result = check(str(tmp_path / "p.lp"), loaded, "b.yaml", rules, "r", players, limit=limit)
     except InputError as error:
         assert "could never apply" in str(error), str(error)
         return loaded, rules, None
