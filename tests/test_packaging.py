@@ -102,7 +102,7 @@ def test_wheel_install_scores_from_another_directory(tmp_path: Path):
     )
     assert facts.returncode == 0, facts.stderr
     score_lp = Path(where.stdout.strip()).parent / "rules" / "score.lp"
-    assert f"| clingo {score_lp} -\n" in facts.stdout
+    assert f"| python -m clingo {score_lp} -\n" in facts.stdout
     plain = subprocess.run(
         [python, "-m", "clingo", score_lp, "-", "--outf=2"],
         input=facts.stdout,
