@@ -428,8 +428,8 @@ def stopping_early(monkeypatch) -> None:
     both read a decision by engine._read."""
     read = engine._read
 
-    def read_over(symbols, index):
-        decisions = read(symbols, index)
+    def read_over(symbols, index, recorded):
+        decisions = read(symbols, index, recorded)
         turns = {s.arguments[0].arguments[1].number for s in symbols if s.name == "total"}
         if turns and min(turns) >= 3:
             for decision in decisions.values():

@@ -200,6 +200,8 @@ def heads(path: Path) -> frozenset[Predicate]:
 def known() -> frozenset[Predicate]:
     """Every predicate a header may name."""
     every = set(predicates.EVLOGIC_PREDICATES) | set(PYTHON_FACTS) | set(fragment.AGENT_INPUTS)
+    model = fragment.MOVE_INPUTS | fragment.MOVE_OUTPUTS  # as written, and given the decision
+    every |= model | {(name, arity + 1) for name, arity in model}
     for path in RULE_FILES:
         every |= heads(path)
     return frozenset(every)

@@ -77,6 +77,7 @@ class Kind(Enum):
     PROPERTY = "a property"
     RULE_SET = "a rule set's program"
     AGENT = "an agent"
+    MOVES = "a move program"
 
 
 #: Where the manual states each fragment and argues it sound.
@@ -84,6 +85,7 @@ FRAGMENT_DOCS = {
     Kind.PROPERTY: "docs/verification.md",
     Kind.RULE_SET: "docs/verification.md",
     Kind.AGENT: "docs/play.md#writing-an-agent",
+    Kind.MOVES: "docs/play.md#writing-a-move-model",
 }
 
 
@@ -122,7 +124,33 @@ AGENT_INPUTS: frozenset[Predicate] = frozenset(
         ("after", 3),
         ("gain", 2),
         ("face_gain", 2),
+        ("legal", 1),
     }
+)
+
+#: What a move model reads at each turn (rules/play/moves.lp,
+#: rules/play/model.lp, evlogic/simulation/engine.py) beside the board: the
+#: position, the mover, its own state, the move made, the game's deck and the
+#: rule set's model numbers.  Never a figure of the scoring rules.
+MOVE_INPUTS: frozenset[Predicate] = frozenset(
+    {
+        ("mover", 1),
+        ("turn", 1),
+        ("player", 1),
+        ("home", 2),
+        ("owned", 2),
+        ("unclaimed", 1),
+        ("holds", 1),
+        ("does", 1),
+        ("deck", 2),
+        ("setting", 2),
+    }
+)
+
+#: What a move model derives for the engine: its legal moves, its next
+#: state, and what a game's log shows of it.
+MOVE_OUTPUTS: frozenset[Predicate] = frozenset(
+    {("legal", 1), ("next", 1), ("market", 1), ("points", 2)}
 )
 
 #: What a rule set's program may derive of evlogic's predicates.
@@ -213,6 +241,8 @@ def refuse_outside(program: UserProgram, kind: Kind, beside: UserProgram | None 
                 _property_statement(node, theirs, chosen)
             elif kind is Kind.AGENT:
                 _agent_statement(node, theirs | AGENT_INPUTS | BOARD_FACTS)
+            elif kind is Kind.MOVES:
+                _move_statement(node, theirs | AGENT_INPUTS)
             else:
                 _rule_set_statement(node)
                 if node.ast_type == T.Rule:
@@ -354,6 +384,37 @@ def _agent_statement(node: AST, theirs: frozenset[Predicate]) -> None:
         )
     _reserved(node, signature)
     _body(node, node.body, lambda _atom: None)
+
+
+def _move_statement(node: AST, theirs: frozenset[Predicate]) -> None:
+    """Normal rules deriving :data:`MOVE_OUTPUTS` and helpers of the
+    model's own, reading the board, :data:`MOVE_INPUTS` and what it
+    derives: one answer set a turn, and nothing of the scores."""
+    if _common_statement(node) or node.ast_type in (T.ShowSignature, T.ShowTerm):
+        return
+    head = node.head
+    if head.ast_type == T.Aggregate:
+        raise _Outside(node, "a choice: a move model derives legal(M) by normal rules")
+    if head.ast_type == T.Literal and head.atom.ast_type == T.BooleanConstant:
+        raise _Outside(node, "an integrity constraint, which could leave a turn no answer")
+    signature = _signature(_plain_head(node))
+    if signature in theirs | BOARD_FACTS | MOVE_INPUTS and signature not in MOVE_OUTPUTS:
+        raise _Outside(
+            node, f"a rule deriving {_name(signature)}, which the engine gives the move model"
+        )
+    _reserved(node, signature)
+    readable = MOVE_INPUTS | MOVE_OUTPUTS | BOARD_FACTS
+
+    def read(atom: AST) -> None:
+        name = _signature(atom)
+        if name in theirs and name not in readable:
+            raise _Outside(
+                node,
+                f"a rule reading {_name(name)}, which a move model does not see: it reads "
+                "the position and its own state, never a figure of the scoring rules",
+            )
+
+    _body(node, node.body, read)
 
 
 def _rule_set_statement(node: AST) -> None:

@@ -10,7 +10,7 @@ numbers the rule set, so two can score side by side); it may also add
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import TypedDict
@@ -29,7 +29,17 @@ PARAMETERS = (
     "home_swing",
     "region",
     "game_end",
+    "market_size",
+    "campaign_income",
 )
+#: Parameters a rule set may leave out, with no default of standard.yaml's
+#: to inherit: the board's game end, the move models' numbers' defaults.
+OPTIONAL = frozenset({"game_end", "market_size", "campaign_income"})
+#: The bundled move models (rules/moves/NAME.lp), in the order --help lists them.
+MOVE_MODELS = ("draft", "market", "campaign")
+#: The move model numbers' defaults.
+MARKET_SIZE = 5
+CAMPAIGN_INCOME = 10
 REGION_MODES = {"best-core": "best_core", "union": "union"}
 MAX_BONUS = 1_000_000
 MAX_MULTIPLIER = 100  # with boards capped at 10,000,000 EV, sums stay in 32 bits
@@ -53,6 +63,17 @@ class RuleSet:
     #: Where game_end was set (this rule set's field or the one it extends
     #: from): an error about it names that file, field and line.
     game_end_field: Field | None = None
+    #: How states are won: a bundled move model (MOVE_MODELS) or a move
+    #: program's path (resolved), and the models' numbers.
+    moves: str = "draft"
+    market_size: int = MARKET_SIZE
+    campaign_income: int = CAMPAIGN_INCOME
+
+    @property
+    def moves_model(self) -> str:
+        """The move model as reports name it: a bundled name, or the
+        program's file name."""
+        return self.moves if self.moves in MOVE_MODELS else Path(self.moves).name
 
     def program(self, number: int = 0, default: bool = True) -> str:
         """The rule set as facts for rules/, as rule set ``number``; the
@@ -152,7 +173,7 @@ def rule_set_from_parameters(
     validate(top, "rules", "a rule set of parameters")
     fields = top.members()
     if "programs" in fields:  # (a request reaches no file)
-        known = ", ".join(["name", "extends", *PARAMETERS])
+        known = ", ".join(["name", "extends", *PARAMETERS, "moves"])
         raise InputError(
             top.source,
             f"unknown key 'programs' (known: {known})",
@@ -168,7 +189,7 @@ def rule_set_from_parameters(
                 f"no rule set {name!r}{hint}; known: {', '.join(parents)}"
             )
         parent = parents[name]
-    return _merged(top, fields, parent, Path("."), default_name)
+    return _merged(top, fields, parent, NO_FILES, default_name)
 
 
 def derived_rule_set(top: Field, parent: RuleSet, fields: dict[str, Field], name: str) -> RuleSet:
@@ -184,10 +205,16 @@ def _merged(
     """A rule set: ``parent``'s (if any) with the parameters ``fields`` set."""
     values = _parameters(fields)
     if parent is None:
-        missing = [name for name in PARAMETERS if name != "game_end" and name not in values]
+        missing = [name for name in PARAMETERS if name not in OPTIONAL and name not in values]
         if missing:
             raise top.error(f"missing {', '.join(missing)} (or extends: standard)")
-        inherited: _Parameters = {"game_end": None, "programs": ()}
+        inherited: _Parameters = {
+            "game_end": None,
+            "programs": (),
+            "moves": "draft",
+            "market_size": MARKET_SIZE,
+            "campaign_income": CAMPAIGN_INCOME,
+        }
     else:
         inherited = {
             "tiers": parent.tiers,
@@ -198,8 +225,13 @@ def _merged(
             "region": parent.region,
             "game_end": parent.game_end,
             "programs": parent.programs,
+            "moves": parent.moves,
+            "market_size": parent.market_size,
+            "campaign_income": parent.campaign_income,
         }
     merged: _Parameters = {**inherited, **values}
+    if "moves" in fields:
+        merged["moves"] = _moves(fields["moves"], base, files=base != NO_FILES)
     programs = tuple(merged["programs"]) + tuple(
         _program_path(item, base)
         for item in (fields["programs"].items() if "programs" in fields else [])
@@ -216,6 +248,9 @@ def _merged(
         programs=programs,
         source=top.source,
         game_end_field=fields.get("game_end", parent.game_end_field if parent else None),
+        moves=merged["moves"],
+        market_size=merged["market_size"],
+        campaign_income=merged["campaign_income"],
     )
 
 
@@ -230,6 +265,9 @@ class _Parameters(TypedDict, total=False):
     region: str
     game_end: int | None
     programs: tuple[Path, ...]
+    moves: str
+    market_size: int
+    campaign_income: int
 
 
 def _parameters(fields: dict[str, Field]) -> _Parameters:
@@ -255,6 +293,10 @@ def _parameters(fields: dict[str, Field]) -> _Parameters:
             values["region"] = field.text()  # (one of REGION_MODES: the schema's enum)
         elif name == "game_end":
             values["game_end"] = field.integer(1, 1_000_000, what="a number of states")
+        elif name == "market_size":
+            values["market_size"] = field.integer(1, 1000, what="a number of face-up states")
+        elif name == "campaign_income":
+            values["campaign_income"] = field.integer(1, 1_000_000, what="a number of points")
     return values
 
 
@@ -267,6 +309,31 @@ def _whole(key: Field, low: int, high: int, what: str) -> int:
     if len(text.lstrip("0")) > len(str(high)) or not low <= int(text) <= high:
         raise key.error(f"must be {what} between {low} and {high}, not {quote(text)}")
     return int(text)
+
+
+#: The base folder of a rule set no file may be named from (a request's).
+NO_FILES = Path("\0no-files")
+
+
+def _moves(field: Field, base: Path, files: bool) -> str:
+    """A ``moves:`` value: a bundled move model's name, or the path of a
+    move program (relative to ``base``), read and checked once by whatever
+    plays under the rule set (evlogic.simulation.moves.move_model)."""
+    text = field.text("a move model name or .lp file")
+    if text in MOVE_MODELS:
+        return text
+    if not files or not (text.endswith(".lp") or "/" in text or "\\" in text):
+        hint = closest(text, MOVE_MODELS)
+        names = ", ".join(MOVE_MODELS)
+        tail = "" if not files else "; or a path to a .lp file"
+        raise field.error(f"unknown move model {quote(text)}{hint} (bundled: {names}{tail})")
+    path = Path(text).expanduser()
+    path = path if path.is_absolute() else base / path
+    if not path.is_file():
+        raise field.error(
+            f"move program {quote(text)} {missing(path)} (looked for {quote(str(path))})"
+        )
+    return str(path.resolve())
 
 
 def _program_path(item: Field, base: Path) -> Path:
@@ -283,3 +350,10 @@ def _program_path(item: Field, base: Path) -> Path:
 
     refuse_outside(read_program([path]), Kind.RULE_SET)
     return path
+
+
+def with_moves(rules: RuleSet, reference: str, option: str = "--moves") -> RuleSet:
+    """``rules`` with its move model set by ``--moves MODEL|FILE.lp``: a
+    bundled model's name or a move program's path, checked here once."""
+    field = Field(option, "", reference, None, None)
+    return replace(rules, moves=_moves(field, Path.cwd(), files=True))

@@ -14,8 +14,6 @@ statements :class:`Agent` holds, never the file.
 
 from __future__ import annotations
 
-import itertools
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +26,7 @@ from evlogic.asp.program import read_program
 from evlogic.asp.soundness import refuse_unstratified
 from evlogic.errors import InputError, quote
 from evlogic.resources import display_path, rules_dir
+from evlogic.simulation.stepped import Vocabulary, stepped
 
 #: The bundled agents, in the order --help lists them.
 BUNDLED = ("greedy", "random", "spoiler", "face")
@@ -75,78 +74,12 @@ class Agent:
 
 
 def _agent(name: str, statements: Sequence[clingo.ast.AST]) -> Agent:
-    hidden = (
-        clingo.ast.ASTType.ShowSignature,
-        clingo.ast.ASTType.ShowTerm,
-        clingo.ast.ASTType.Program,
-        clingo.ast.ASTType.Comment,
-    )
-    kept = [s for s in statements if s.ast_type not in hidden]
-    text = " ".join(str(s) for s in kept)
-    parameter = _fresh(text, "turn")
-    stepped = _Stepped(parameter, _fresh(text, "Game"))
-    statements = tuple(stepped.statement(s) for s in kept)
-    return Agent(name, statements, parameter, frozenset(stepped.reads))
+    program = stepped(statements, WORDS)
+    return Agent(name, program.statements, program.parameter, program.reads)
 
 
-def _fresh(text: str, stem: str) -> str:
-    """``stem`` and a number, a name ``text`` does not use."""
-    used = set(re.findall(r"[A-Za-z_][A-Za-z0-9_']*", text))
-    return next(f"{stem}{n}" for n in itertools.count() if f"{stem}{n}" not in used)
-
-
-class _Stepped(clingo.ast.Transformer):
-    """Gives an agent's atoms the decision (see :class:`Agent`)."""
-
-    def __init__(self, parameter: str, game: str) -> None:
-        self.parameter = parameter
-        self.game = game
-        self.reads: set[tuple[str, int]] = set()
-
-    def statement(self, node: clingo.ast.AST) -> clingo.ast.AST:
-        node = self(node)
-        if node.ast_type == clingo.ast.ASTType.Rule:
-            location = node.location
-            deciding = clingo.ast.Literal(
-                location,
-                clingo.ast.Sign.NoSign,
-                clingo.ast.SymbolicAtom(
-                    clingo.ast.Function(location, "deciding", [self._decision(location)], 0)
-                ),
-            )
-            node = node.update(body=[deciding, *node.body])
-        return node
-
-    def _decision(self, location: clingo.ast.Location) -> clingo.ast.AST:
-        game = clingo.ast.Variable(location, self.game)
-        turn = clingo.ast.Function(location, self.parameter, [], 0)
-        return clingo.ast.Function(location, "", [game, turn], 0)  # a tuple
-
-    def visit_SymbolicAtom(self, atom: clingo.ast.AST) -> clingo.ast.AST:
-        return atom.update(symbol=self._stepped(atom.symbol))
-
-    def visit_Defined(self, node: clingo.ast.AST) -> clingo.ast.AST:
-        signature = (node.name, node.arity)
-        if signature in BOARD:
-            return node
-        name = node.name if signature in STEPPED | GAME else OWN + node.name
-        return node.update(name=name, arity=node.arity + 1)
-
-    def _stepped(self, term: clingo.ast.AST) -> clingo.ast.AST:
-        if term.ast_type == clingo.ast.ASTType.UnaryOperation:  # -p(X)
-            return term.update(argument=self._stepped(term.argument))
-        if term.ast_type != clingo.ast.ASTType.Function:
-            return term
-        signature = (term.name, len(term.arguments))
-        if signature in BOARD:
-            return term
-        if signature in GAME:
-            first = clingo.ast.Variable(term.location, self.game)
-            return term.update(arguments=[first, *term.arguments])
-        if signature in STEPPED:
-            self.reads.add(signature)
-        name = term.name if signature in STEPPED else OWN + term.name
-        return term.update(name=name, arguments=[self._decision(term.location), *term.arguments])
+#: What an agent shares with the engine (evlogic/simulation/stepped.py).
+WORDS = Vocabulary(frozenset(STEPPED), GAME, BOARD, OWN)
 
 
 def bundled_agent_path(name: str) -> Path:

@@ -25,6 +25,7 @@ whatever the rule set.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -52,10 +53,22 @@ from evlogic.reports.report import ScoreReport, atoms_by_position, decode
 from evlogic.reports.score import CACHED_BOARD_STATES, score_game, scoring_rules
 from evlogic.resources import rules_dir
 from evlogic.simulation.agents import MOVES, Agent
+from evlogic.simulation.moves import MoveModel, move_model, settings_program
+from evlogic.simulation.stepped import add_part
 from evlogic.simulation.table import Table, turn_order
 
-#: The encoding of a decision, and what the engine reads of it.
+#: The encoding of a decision, and what the engine reads of it; a move
+#: model's turn (beside the model's statements).
 DECISION = (MOVES, "play/decision.lp")
+MODEL = "play/model.lp"
+
+#: What a decision shows beside decision.lp when the game's log records
+#: every move's legal set and the model's visible state.
+RECORDED = "#show legal/2. #show market/2. #show points/3."
+
+#: Turns in a row a game may pass, a player, before the engine calls the
+#: move model one that never lets the game end.
+PASSES_A_PLAYER = 100
 
 #: What figures() shows beside decision.lp's atoms.
 FIGURES_SHOWN = "#show candidate/2. #show after/4. #show gain/3. #show face_gain/3. #show owned/3."
@@ -76,11 +89,21 @@ WITH_MOVER = frozenset({"after", "face_gain", "mover"})
 
 @dataclass(frozen=True)
 class Move:
-    turn: int  # from 1
+    """A move of a played game.  ``state`` is None for a pass.  When the
+    game's log records them (play, ``balance --games-out``): ``legal``, the
+    moves the mover could make (state ids in the board's order, None for
+    pass), and what the move model showed before the move: ``market``, the
+    face-up states; ``points``, every player's points (the mover's with
+    this turn's income)."""
+
+    turn: int  # from 1, passes counted
     player: str
-    state: str
+    state: str | None
     gain: int  # the mover's gain
     totals: dict[str, int]  # every player's total after the move
+    legal: tuple[str | None, ...] | None = None
+    market: tuple[str, ...] | None = None
+    points: dict[str, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -112,46 +135,62 @@ class _Playing:
     free: set[int]  # state numbers not won: @ranks gives their ranks
     won: dict[str, list[str]]  # each seat's states won in play, in order
     moves: list[Move]
-    last: tuple[int, int] = (-1, -1)  # (seat, state) won last turn
-    before: dict[int, int] | None = None  # the totals before last turn's move
+    last: tuple[int, int] = (-1, -1)  # (seat, state) won last turn; (-1, -1): none
+    pending: _Pending | None = None  # last turn's move, scored at this decision
+    passes: int = 0  # turns passed in a row
     ended: bool = False
+    holds: list[Symbol] = field(default_factory=list)  # what next/1 said last turn
 
 
-def play(table: Table, readable: bool = False) -> PlayedGame:
+@dataclass(frozen=True)
+class _Pending:
+    """A move made, waiting for the next decision's totals."""
+
+    turn: int
+    seat: int
+    state: int  # -1: a pass
+    before: dict[int, int]  # the totals before it
+    decision: _Decision
+
+
+def play(table: Table, readable: bool = False, record: bool = True) -> PlayedGame:
     """Play ``table`` to the game end; the same table, the same game.
     Decisions are scored by rules/play/moves.lp, or by score's own rules
     (:func:`_play_readable`) for a rule set with programs of its own, which
     moves.lp does not read, or when ``readable`` is asked for: the same
     game, several times slower."""
     if readable or table.rules.programs:
-        return _play_readable(table)
-    return play_games([table])[0]
+        return _play_readable(table, record)
+    return play_games([table], record)[0]
 
 
-def play_games(tables: Sequence[Table]) -> list[PlayedGame]:
+def play_games(tables: Sequence[Table], record: bool = False) -> list[PlayedGame]:
     """Play every table to its game end, the games of one board, rule set,
     turn order and seats' agents side by side in one control (each game
-    is the game play() plays): a grounding a turn for them all."""
+    is the game play() plays): a grounding a turn for them all.
+    ``record``: each move keeps its legal set and the model's visible
+    state (:class:`Move`)."""
     batches: dict[tuple[int, int, str, tuple[int, ...]], list[int]] = {}
     played: list[PlayedGame | None] = [None] * len(tables)
     for index, table in enumerate(tables):
         if table.rules.programs:
-            played[index] = _play_readable(table)
+            played[index] = _play_readable(table, record)
             continue
         agents = tuple(id(seat.agent) for seat in table.seats)
         key = (id(table.board), id(table.rules), table.order, agents)
         batches.setdefault(key, []).append(index)
     for indices in batches.values():
-        for index, game in zip(indices, _play_batch([tables[i] for i in indices]), strict=True):
+        batch = _play_batch([tables[i] for i in indices], record)
+        for index, game in zip(indices, batch, strict=True):
             played[index] = game
     return [game for game in played if game is not None]
 
 
-def _play_batch(tables: Sequence[Table]) -> list[PlayedGame]:
+def _play_batch(tables: Sequence[Table], record: bool) -> list[PlayedGame]:
     first = tables[0]
     ids = state_ids(first.board)
     names = [seat.name for seat in first.seats]
-    control = _Control(tables)
+    control = _Control(tables, RECORDED if record else "")
     games = [
         _Playing(
             table,
@@ -168,7 +207,7 @@ def _play_batch(tables: Sequence[Table]) -> list[PlayedGame]:
     for game in games:
         game.free = set(range(len(ids))) - {number[s] for s in game.taken}
     seats = turn_order(len(first.seats), first.order)
-    for turn in range(1, len(ids) + 2):
+    for turn in itertools.count(1):
         mover = next(seats)
         playing = [g for g in games if not g.ended]
         if not playing:
@@ -178,8 +217,6 @@ def _play_batch(tables: Sequence[Table]) -> list[PlayedGame]:
         decisions = control.decide(turn, mover, playing)
         for index, game in enumerate(playing):
             _advance(game, turn, mover, decisions.get(index), ids, names)
-    if not all(game.ended for game in games):
-        raise SolverError("a played game did not reach its game end")
     finals = [game.table.game(game.won) for game in games]
     reports = _scored(finals)
     return [
@@ -214,22 +251,88 @@ def _advance(
     names: Sequence[str],
 ) -> None:
     """Game ``game`` after its decision at ``turn``: last turn's move
-    scored, the game over or the mover's choice taken."""
+    scored, the game over or the mover's move taken (a state or a pass)."""
     if decision is None:
         raise SolverError(f"no decision for a played game at turn {turn}")
-    last = game.last
-    if last[0] >= 0 and game.before is not None:  # last turn's move, scored now
-        totals = {names[p]: decision.totals[p] for p in range(len(names))}
-        gain = decision.totals[last[0]] - game.before[last[0]]
-        game.moves.append(Move(turn - 1, names[last[0]], ids[last[1]], gain, totals))
+    pending = game.pending
+    if pending is not None:  # last turn's move, scored now
+        game.moves.append(_move(pending, decision.totals, ids, names))
     if decision.over:
         game.ended = True
         return
-    agent = game.table.seats[mover].agent
-    state = _chosen_state(agent, decision.chosen, turn, ids, game.free)
-    game.last, game.before = (mover, state), decision.totals
+    table = game.table
+    model = move_model(table.rules)
+    _refuse_model(model, decision, turn, ids)
+    agent = table.seats[mover].agent
+    state = _chosen_move(agent, model, decision, turn, ids, game.free)
+    game.pending = _Pending(turn, mover, state, decision.totals, decision)
+    game.holds = decision.next
+    if state < 0:
+        game.last = (-1, -1)
+        game.passes += 1
+        if game.passes >= PASSES_A_PLAYER * len(names):
+            raise InputError(
+                model.source,
+                f"the move model passed {game.passes} turns in a row up to turn {turn} with "
+                "the game not over: it never lets the game end",
+            )
+        return
+    game.passes = 0
+    game.last = (mover, state)
     game.won[names[mover]].append(ids[state])
     game.taken.add(ids[state])
+
+
+def _move(
+    pending: _Pending, totals: dict[int, int], ids: Sequence[str], names: Sequence[str]
+) -> Move:
+    """A move, scored by the totals of the decision after it."""
+    seat, state, decision = pending.seat, pending.state, pending.decision
+    recorded = decision.legal is not None
+    return Move(
+        pending.turn,
+        names[seat],
+        ids[state] if state >= 0 else None,
+        totals[seat] - pending.before[seat],
+        {names[p]: totals[p] for p in range(len(names))},
+        legal=_legal_ids(decision, ids) if recorded else None,
+        market=tuple(ids[x] for x in sorted(decision.market)) if decision.market else None,
+        points=(
+            {names[p]: n for p, n in sorted(decision.points.items())} if decision.points else None
+        ),
+    )
+
+
+def _legal_ids(decision: _Decision, ids: Sequence[str]) -> tuple[str | None, ...]:
+    """The legal moves: states in the board's order, then pass (None)."""
+    assert decision.legal is not None
+    states = tuple(ids[x] for x in sorted(x for x in decision.legal if x >= 0))
+    return (*states, None) if decision.passes else states
+
+
+def _refuse_model(model: MoveModel, decision: _Decision, turn: int, ids: Sequence[str]) -> None:
+    """What no move model may do at a turn of a game not over: leave the
+    mover no legal move, make a state somebody holds legal, or a move that
+    is neither a state nor pass."""
+    if decision.stuck:
+        raise InputError(
+            model.source,
+            f"the move model leaves the mover no legal move at turn {turn}, "
+            "while the game is not over",
+        )
+    if decision.claimed:
+        state = ids[min(decision.claimed)]
+        raise InputError(
+            model.source,
+            f"the move model makes {state} legal at turn {turn}, "
+            "which a player holds: a legal move wins a state nobody holds",
+        )
+    if decision.stray:
+        raise InputError(
+            model.source,
+            f"the move model makes {quote(str(decision.stray[0]))} legal at turn {turn}, "
+            "which is neither a state nor pass",
+        )
 
 
 @dataclass
@@ -239,6 +342,15 @@ class _Decision:
     over: bool = False
     totals: dict[int, int] = field(default_factory=dict)  # player -> total at this turn
     chosen: list[Symbol] = field(default_factory=list)  # the terms the agent chose
+    passes: bool = False  # pass is legal
+    stuck: bool = False  # no legal move, the game not over
+    claimed: list[int] = field(default_factory=list)  # legal states somebody holds
+    stray: list[Symbol] = field(default_factory=list)  # legal moves neither state nor pass
+    legal: set[int] | None = None  # the legal states, when recorded
+    market: list[int] = field(default_factory=list)  # face-up states, when recorded
+    points: dict[int, int] = field(default_factory=dict)  # player -> points, when recorded
+    illegal: bool = False  # the agent chose a move that is not legal
+    next: list[Symbol] = field(default_factory=list)  # the model's state after the move
 
 
 @dataclass(frozen=True)
@@ -295,6 +407,7 @@ class _Control:
         self._states = len(first.board.states)
         self._moves: list[Symbol] = []
         self._codes: list[Symbol] = []
+        self._holds: list[Symbol] = []
         self._control = control = clingo.Control(["--warn=none"])
         watch(control)  # interrupted if this work is given up on (evlogic.limits)
         control.register_observer(_Shown(self.shown))
@@ -302,26 +415,32 @@ class _Control:
         for seat in first.seats:
             agents.setdefault(id(seat.agent), len(agents))
         self._parts = [agents[id(seat.agent)] for seat in first.seats]
+        model = move_model(first.rules)
+        wanted = {OPTIONAL[read] for read in model.reads if read in OPTIONAL}
         self._reads = [
-            sorted({OPTIONAL[read] for read in seat.agent.reads if read in OPTIONAL})
+            sorted(wanted | {OPTIONAL[read] for read in seat.agent.reads if read in OPTIONAL})
             if not shown
             else sorted(OPTIONAL.values())
             for seat in first.seats
         ]
+        self.recorded = "legal" in shown
         rules = first.rules
         self._links = {1: "links_1", 2: "links_2"}.get(rules.links_needed, "links")
         self._region = "best_core" if rules.region == "best-core" else "union"
         number = state_numbers(first.board)
-        lines = [shown]
+        lines = [shown, settings_program(rules)]
         for game, table in enumerate(tables):
             for player, seat in enumerate(table.seats):
                 lines.append(f"home({game},{player},{number[seat.home]}).")
                 lines.extend(f"held({game},{player},{number[state]})." for state in seat.states)
+            if ("deck", 2) in model.reads:
+                lines.extend(deck_facts(game, table))
         with clingo.ast.ProgramBuilder(control) as builder:
             for statement in _moves():
                 builder.add(statement)
             for statement in _board(first):
                 builder.add(statement)
+            add_part(builder, model.program, "moves_model")
             added: set[int] = set()
             for seat in first.seats:
                 part = agents[id(seat.agent)]
@@ -332,9 +451,12 @@ class _Control:
         control.ground([("base", [])])
         self.shown.clear()
 
-    # @moves(t) and @ranks(t) in rules/play/moves.lp
+    # @moves(t) and @ranks(t) in rules/play/moves.lp, @holds(t) in rules/play/model.lp
     def moves(self, _turn: Symbol) -> list[Symbol]:
         return self._moves
+
+    def holds(self, _turn: Symbol) -> list[Symbol]:
+        return self._holds
 
     def ranks(self, _turn: Symbol) -> list[Symbol]:
         return self._codes
@@ -347,6 +469,7 @@ class _Control:
         n = self._states
         self._moves = []
         self._codes = []
+        self._holds = [Tuple_([Number(game.number), f]) for game in games for f in game.holds]
         index: dict[int, int] = {}
         for place, game in enumerate(games):
             g = game.number
@@ -367,13 +490,15 @@ class _Control:
             ("decision", [t, m]),
             (self._links, [t]),
             (self._region, [t]),
+            ("model", [t]),
+            ("moves_model", [t]),
             (f"agent_{self._parts[mover]}", [t]),
         ]
         for read in self._reads[mover]:
             parts.append((read, [t, m] if read in WITH_MOVER else [t]))
         self._control.ground(parts, context=self)
         checkpoint()
-        return _read(self.shown, index)
+        return _read(self.shown, index, self.recorded)
 
 
 class _Shown(clingo.backend.Observer):
@@ -400,11 +525,20 @@ def _add_agent(builder: clingo.ast.ProgramBuilder, agent: Agent, part: int) -> N
         builder.add(statement)
 
 
-def _chosen_state(
-    agent: Agent, chosen: Sequence[Symbol], turn: int, ids: Sequence[str], free: set[int]
+def _chosen_move(
+    agent: Agent,
+    model: MoveModel,
+    decision: _Decision,
+    turn: int,
+    ids: Sequence[str],
+    free: set[int],
 ) -> int:
-    """The state the agent chose at ``turn``, one of the ``free`` ones (the
-    candidates), or an InputError naming the agent (both encodings)."""
+    """The move the agent chose at ``turn``: a legal state, one of the
+    ``free`` ones, or -1 for a pass (pass legal, and the agent chose pass
+    or nothing); else an InputError naming the agent (both encodings)."""
+    chosen = decision.chosen
+    if not chosen and decision.passes:
+        return -1
     if len(chosen) != 1:
         states = ", ".join(sorted(_state_named(symbol, ids) for symbol in chosen)) or "nothing"
         raise InputError(
@@ -412,12 +546,21 @@ def _chosen_state(
             f"agent chose {len(chosen)} states ({states}) at turn {turn}: "
             "an agent derives choose(X) for exactly one candidate X",
         )
-    state = _state_number(chosen[0], len(ids))
+    symbol = chosen[0]
+    if symbol.match("pass", 0) and decision.passes:
+        return -1
+    state = _state_number(symbol, len(ids))
     if state is None or state not in free:
         raise InputError(
             agent.name,
-            f"agent chose {_state_named(chosen[0], ids)} at turn {turn}, which is not a "
+            f"agent chose {_state_named(symbol, ids)} at turn {turn}, which is not a "
             "candidate (an unclaimed state)",
+        )
+    if decision.illegal:
+        raise InputError(
+            agent.name,
+            f"agent chose {ids[state]} at turn {turn}, which is not legal under the move "
+            f"model {model.name}",
         )
     return state
 
@@ -435,9 +578,14 @@ def _state_named(symbol: Symbol, ids: Sequence[str]) -> str:
     return quote(str(symbol)) if state is None else ids[state]
 
 
-def _read(symbols: Sequence[Symbol], index: dict[int, int]) -> dict[int, _Decision]:
+def _read(
+    symbols: Sequence[Symbol], index: dict[int, int], recorded: bool
+) -> dict[int, _Decision]:
     """Each game's decision by its place (``index``: place by game number)."""
     decisions = {place: _Decision() for place in index.values()}
+    if recorded:
+        for decision in decisions.values():
+            decision.legal = set()
     for symbol in symbols:
         arguments = symbol.arguments
         decision = decisions[index[arguments[0].arguments[0].number]]
@@ -448,11 +596,46 @@ def _read(symbols: Sequence[Symbol], index: dict[int, int]) -> dict[int, _Decisi
             decision.chosen.append(arguments[1])
         elif name == "over":
             decision.over = True
+        elif name == "passes":
+            decision.passes = True
+        else:
+            _read_model(decision, name, arguments)
     return decisions
 
 
+def _read_model(decision: _Decision, name: str, arguments: Sequence[Symbol]) -> None:
+    """A decision's atom of the move model's (rules/play/model.lp)."""
+    if name == "legal":
+        if decision.legal is not None and arguments[1].type == clingo.SymbolType.Number:
+            decision.legal.add(arguments[1].number)
+    elif name == "market":
+        decision.market.append(arguments[1].number)
+    elif name == "points":
+        decision.points[arguments[1].number] = arguments[2].number
+    elif name == "stuck":
+        decision.stuck = True
+    elif name == "claimed_legal":
+        decision.claimed.append(arguments[1].number)
+    elif name == "stray_legal":
+        decision.stray.append(arguments[1])
+    elif name == "illegal":
+        decision.illegal = True
+    elif name == "next":
+        decision.next.append(arguments[1])
+
+
 def _moves() -> list[clingo.ast.AST]:
-    return [statement for name in DECISION for statement in rule_statements(rules_dir() / name)]
+    names = (*DECISION, MODEL)
+    return [statement for name in names for statement in rule_statements(rules_dir() / name)]
+
+
+def deck_facts(game: int, table: Table) -> list[str]:
+    """Game ``game``'s deck, deck(G, X, R): every state X at place R from 1,
+    shuffled by the table's seed (a stream of its own: the tie-break
+    orders stay as they were)."""
+    states = list(range(len(table.board.states)))
+    random.Random(f"evlogic-deck:{table.seed}").shuffle(states)
+    return [f"deck({game},{x},{place})." for place, x in enumerate(states, start=1)]
 
 
 def _board(table: Table) -> tuple[clingo.ast.AST, ...]:
@@ -462,7 +645,7 @@ def _board(table: Table) -> tuple[clingo.ast.AST, ...]:
 # --- the readable rules: rule sets with programs of their own ----------------------
 
 
-def _play_readable(table: Table) -> PlayedGame:
+def _play_readable(table: Table, record: bool = True) -> PlayedGame:
     """:func:`play` by score's own rules: each decision a grounding of
     rules/scoring/ on every position a move could make, beside
     rules/play/readable.lp, whose figures are then handed to the mover's
@@ -478,20 +661,18 @@ def _play_readable(table: Table) -> PlayedGame:
     game = _Playing(
         table, 0, random.Random(table.seed), taken, free, {name: [] for name in names}, []
     )
-    agents = _Agents(table)
+    agents = _Agents(table, RECORDED if record else "")
     seats = turn_order(len(table.seats), table.order)
-    for turn in range(1, len(ids) + 2):
+    for turn in itertools.count(1):
         mover = next(seats)
         game.free.discard(game.last[1])
         ranks = list(range(1, len(ids) + 1))
         game.rng.shuffle(ranks)
         figures = _readable_figures(game, mover)
-        decision = agents.decide(turn, mover, figures, ranks, game.free)
+        decision = agents.decide(turn, mover, figures, ranks, game)
         _advance(game, turn, mover, decision, ids, names)
         if game.ended:
             break
-    else:
-        raise SolverError("a played game did not reach its game end")
     final = table.game(game.won)
     return PlayedGame(table, tuple(game.moves), final, score_game(final))
 
@@ -552,32 +733,42 @@ class _Agents:
     agent reads nothing of the scoring rules' nor of readable.lp's, and
     derives nothing they read."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, shown: str) -> None:
         checkpoint()
         self.shown: list[Symbol] = []
+        self.recorded = "legal" in shown
         self._figures: Sequence[Symbol] = ()
         self._ranks: list[Symbol] = []
+        self._holds: list[Symbol] = []
+        model = move_model(table.rules)
         self._control = control = clingo.Control(["--warn=none"])
         watch(control)  # interrupted if this work is given up on (evlogic.limits)
         control.register_observer(_Shown(self.shown))
         parts: dict[int, int] = {}  # id(agent) -> its part's number
         with clingo.ast.ProgramBuilder(control) as builder:
-            for name in (DECISION[1], READABLE_AGENT):
+            for name in (DECISION[1], READABLE_AGENT, MODEL):
                 for statement in rule_statements(rules_dir() / name):
                     builder.add(statement)
             for statement in _board(table):
                 builder.add(statement)
+            add_part(builder, model.program, "moves_model")
             for seat in table.seats:
                 if id(seat.agent) not in parts:
                     parts[id(seat.agent)] = len(parts)
                     _add_agent(builder, seat.agent, parts[id(seat.agent)])
         self._parts = [parts[id(seat.agent)] for seat in table.seats]
+        lines = [shown, settings_program(table.rules), *deck_facts(0, table)]
+        control.add("base", [], "\n".join(lines))
         control.ground([("base", [])])
         self.shown.clear()
 
-    # @figures(t) and @ranks(t) in rules/play/readable_agent.lp
+    # @figures(t) and @ranks(t) in rules/play/readable_agent.lp, @holds(t) in
+    # rules/play/model.lp
     def figures(self, _turn: Symbol) -> Sequence[Symbol]:
         return self._figures
+
+    def holds(self, _turn: Symbol) -> list[Symbol]:
+        return self._holds
 
     def ranks(self, _turn: Symbol) -> list[Symbol]:
         return self._ranks
@@ -588,18 +779,23 @@ class _Agents:
         mover: int,
         figures: Sequence[Symbol],
         ranks: Sequence[int],
-        free: set[int],
+        game: _Playing,
     ) -> _Decision:
         """The mover's agent on ``figures`` (readable_decision.lp's) at
         ``turn``; ``ranks``: each state's rank in the turn's random order,
         given for the ``free`` states, as moves.lp gives it."""
         checkpoint()
         self._figures = figures
-        self._ranks = [Tuple_([Number(x), Number(ranks[x])]) for x in sorted(free)]
+        self._ranks = [Tuple_([Number(x), Number(ranks[x])]) for x in sorted(game.free)]
+        self._holds = [Tuple_([Number(0), f]) for f in game.holds]
         self.shown.clear()
         t, m = Number(turn), Number(mover)
-        self._control.ground(
-            [("figures", [t, m]), (f"agent_{self._parts[mover]}", [t])], context=self
-        )
+        parts = [
+            ("figures", [t, m]),
+            ("model", [t]),
+            ("moves_model", [t]),
+            (f"agent_{self._parts[mover]}", [t]),
+        ]
+        self._control.ground(parts, context=self)
         checkpoint()
-        return _read(self.shown, {0: 0})[0]
+        return _read(self.shown, {0: 0}, self.recorded)[0]

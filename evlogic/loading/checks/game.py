@@ -156,6 +156,35 @@ def validate(data, custom_formats={}, name_prefix=None):
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".rules.game_end must be bigger than or equal to 1")
                                 if data__rules__gameend > 1000000:
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".rules.game_end must be smaller than or equal to 1000000")
+                        if "moves" in data__rules_keys:
+                            data__rules_keys.remove("moves")
+                            data__rules__moves = data__rules["moves"]
+                            if not isinstance(data__rules__moves, (str)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".rules.moves must be string")
+                            if isinstance(data__rules__moves, str):
+                                data__rules__moves_len = len(data__rules__moves)
+                                if data__rules__moves_len < 1:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".rules.moves must be longer than or equal to 1 characters")
+                        if "market_size" in data__rules_keys:
+                            data__rules_keys.remove("market_size")
+                            data__rules__marketsize = data__rules["market_size"]
+                            if not isinstance(data__rules__marketsize, (int)) and not (isinstance(data__rules__marketsize, float) and data__rules__marketsize.is_integer()) or isinstance(data__rules__marketsize, bool):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".rules.market_size must be integer")
+                            if isinstance(data__rules__marketsize, (int, float, Decimal)):
+                                if data__rules__marketsize < 1:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".rules.market_size must be bigger than or equal to 1")
+                                if data__rules__marketsize > 1000:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".rules.market_size must be smaller than or equal to 1000")
+                        if "campaign_income" in data__rules_keys:
+                            data__rules_keys.remove("campaign_income")
+                            data__rules__campaignincome = data__rules["campaign_income"]
+                            if not isinstance(data__rules__campaignincome, (int)) and not (isinstance(data__rules__campaignincome, float) and data__rules__campaignincome.is_integer()) or isinstance(data__rules__campaignincome, bool):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".rules.campaign_income must be integer")
+                            if isinstance(data__rules__campaignincome, (int, float, Decimal)):
+                                if data__rules__campaignincome < 1:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".rules.campaign_income must be bigger than or equal to 1")
+                                if data__rules__campaignincome > 1000000:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".rules.campaign_income must be smaller than or equal to 1000000")
                         if "programs" in data__rules_keys:
                             data__rules_keys.remove("programs")
                             data__rules__programs = data__rules["programs"]

@@ -123,6 +123,35 @@ def validate(data, custom_formats={}, name_prefix=None):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".game_end must be bigger than or equal to 1")
                 if data__gameend > 1000000:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".game_end must be smaller than or equal to 1000000")
+        if "moves" in data_keys:
+            data_keys.remove("moves")
+            data__moves = data["moves"]
+            if not isinstance(data__moves, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".moves must be string")
+            if isinstance(data__moves, str):
+                data__moves_len = len(data__moves)
+                if data__moves_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".moves must be longer than or equal to 1 characters")
+        if "market_size" in data_keys:
+            data_keys.remove("market_size")
+            data__marketsize = data["market_size"]
+            if not isinstance(data__marketsize, (int)) and not (isinstance(data__marketsize, float) and data__marketsize.is_integer()) or isinstance(data__marketsize, bool):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".market_size must be integer")
+            if isinstance(data__marketsize, (int, float, Decimal)):
+                if data__marketsize < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".market_size must be bigger than or equal to 1")
+                if data__marketsize > 1000:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".market_size must be smaller than or equal to 1000")
+        if "campaign_income" in data_keys:
+            data_keys.remove("campaign_income")
+            data__campaignincome = data["campaign_income"]
+            if not isinstance(data__campaignincome, (int)) and not (isinstance(data__campaignincome, float) and data__campaignincome.is_integer()) or isinstance(data__campaignincome, bool):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".campaign_income must be integer")
+            if isinstance(data__campaignincome, (int, float, Decimal)):
+                if data__campaignincome < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".campaign_income must be bigger than or equal to 1")
+                if data__campaignincome > 1000000:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".campaign_income must be smaller than or equal to 1000000")
         if "programs" in data_keys:
             data_keys.remove("programs")
             data__programs = data["programs"]
