@@ -8,12 +8,13 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
 from evlogic.api.inputs import BoardInput, GameInput, PathText, RulesInput, board_of, game_of
 from evlogic.errors import InputError, quote
-from evlogic.loading.rulesets import RuleSet, load_rule_set
+from evlogic.loading.rulesets import RuleSet, load_rule_set, with_moves
 from evlogic.loading.space import Space, load_space
 from evlogic.reports.balance_figures import BalanceReport
 from evlogic.simulation.balance import Record
@@ -32,12 +33,25 @@ DEFAULT_PLAYERS = 4
 DEFAULT_BUDGET_CANDIDATES = 32
 
 
-def _rules(rules: RulesInput | None) -> RuleSet:
+def _rules(rules: RulesInput | None, moves: str | None = None) -> RuleSet:
     if rules is None:
-        return load_rule_set("standard")
-    if isinstance(rules, RuleSet):
-        return rules
-    return load_rule_set(os.fspath(rules), Path.cwd())
+        loaded = load_rule_set("standard")
+    elif isinstance(rules, RuleSet):
+        loaded = rules
+    else:
+        loaded = load_rule_set(os.fspath(rules), Path.cwd())
+    return _moved(loaded, moves)
+
+
+def _moved(rules: RuleSet, moves: str | None) -> RuleSet:
+    """``rules`` with ``moves`` as its move model (if given), the model read
+    and checked now, once (errors before any game is played)."""
+    from evlogic.simulation.moves import move_model
+
+    if moves is not None:
+        rules = with_moves(rules, moves)
+    move_model(rules)
+    return rules
 
 
 def play(
@@ -49,10 +63,12 @@ def play(
     agents: str = "greedy",
     order: Order = "snake",
     seed: int = 0,
+    moves: str | None = None,
 ) -> PlayReport:
-    """Play one simulated game as a draft (docs/play.md): homes dealt, then
-    each player in turn wins one unclaimed state, chosen by its agent, until
-    the game ends.  Nothing is scored in Python: every total is the rules'.
+    """Play one simulated game (docs/play.md): homes dealt, then each player
+    in turn makes a move its agent chooses among those the move model makes
+    legal (a draft: any unclaimed state), until the game ends.  Nothing is
+    scored in Python: every total is the rules'.
 
     ``game``: a game file to play on from (its path, or a loaded
     :class:`evlogic.Game`: its board, players, homes and states won), or
@@ -67,9 +83,12 @@ def play(
     ``order``: "snake" or "round-robin".
     ``seed``: ties and dealt homes are drawn by it: the same seed plays the
     same game.
+    ``moves``: the move model, overriding the rule set's: draft, market,
+    campaign or a move program's .lp file.
 
     Returns a :class:`evlogic.simulation.report.PlayReport`: ``moves`` (each
-    with the mover's gain and every total after it), ``final`` (the final
+    with the mover's gain, every total after it, the legal moves and the
+    model's visible state before it), ``final`` (the final
     position's :class:`evlogic.ScoreReport`), ``to_json()``, ``to_text()``
     and ``to_yaml(path)`` (the final position as a game file).  Bad input
     raises :class:`evlogic.InputError`.
@@ -87,6 +106,7 @@ def play(
         if board is not None:
             raise InputError("--board", "a game file names its own board: leave --board out")
         loaded = game_of(game, rules)
+        loaded = replace(loaded, rules=_moved(loaded.rules, moves))
         if players is not None and players != len(loaded.players):
             raise InputError(
                 "--players", f"{players}, but {loaded.source} has {len(loaded.players)} players"
@@ -95,7 +115,11 @@ def play(
     else:
         count = players if players is not None else DEFAULT_PLAYERS
         table = deal(
-            board_of(board or "usa"), _rules(rules), load_agents(agents, count), order, seed
+            board_of(board or "usa"),
+            _rules(rules, moves),
+            load_agents(agents, count),
+            order,
+            seed,
         )
     return PlayReport(play_game(table))
 
@@ -113,6 +137,7 @@ def balance(
     dask: str | None = None,
     on_game: Callable[[str], None] | None = None,
     progress: Callable[[int], object] | None = None,
+    moves: str | None = None,
 ) -> BalanceReport:
     """Play ``games`` simulated games under each rule set and report, each
     figure with a 95% confidence interval: win rate by seat and the first
@@ -137,6 +162,8 @@ def balance(
     ``on_game``: called with each game's JSON line (its moves and final
     report, what ``--games-out`` writes and ``evlogic stats`` reads).
     ``progress``: called with the number of games just played.
+    ``moves``: the move model every rule set is played under, overriding
+    theirs: draft, market, campaign or a move program's .lp file.
 
     Returns a :class:`evlogic.reports.balance_figures.BalanceReport`:
     ``rule_sets`` (each a ``RuleSetFigures``: ``seat_win_rate``,
@@ -157,7 +184,7 @@ def balance(
 
     loaded_board = board_of(board)
     references = [rules] if isinstance(rules, (str, os.PathLike, RuleSet)) else list(rules)
-    rule_sets = tuple(_rules(reference) for reference in references)
+    rule_sets = tuple(_rules(reference, moves) for reference in references)
     names = [rule_set.name for rule_set in rule_sets]
     for name in names:
         if names.count(name) > 1:
@@ -165,7 +192,9 @@ def balance(
     seats = load_agents(agents, players)
     for rule_set in rule_sets:
         deal(loaded_board, rule_set, seats, order, seed)  # too many players: an error now
-    setup = Setup(loaded_board, rule_sets, agents, players, order, games, seed)
+    setup = Setup(
+        loaded_board, rule_sets, agents, players, order, games, seed, record=on_game is not None
+    )
     heading = BalanceHeading(
         loaded_board.name, players, tuple(a.name for a in seats), order, games, seed
     )
@@ -192,6 +221,17 @@ def space_of(space: Space | PathText) -> Space:
     if not path.is_file():
         raise InputError(os.fspath(space), "no such file")
     return load_space(path)
+
+
+def _space_moved(space: Space, moves: str | None) -> Space:
+    """``space`` with every rule set under ``moves`` (if given)."""
+    if moves is None:
+        _moved(space.base, None)
+        return space
+    candidates = tuple(
+        replace(candidate, rules=_moved(candidate.rules, moves)) for candidate in space.candidates
+    )
+    return replace(space, base=_moved(space.base, moves), candidates=candidates)
 
 
 def tune_budget(space: Space, games: int, budget: int | None) -> int:
@@ -225,6 +265,7 @@ def tune(
     dask: str | None = None,
     check_timeout: float = 60.0,
     progress: Callable[[int], object] | None = None,
+    moves: str | None = None,
 ) -> TuneReport:
     """Search a space of rule sets for the fairest games that keep the
     rules' promises (docs/tune.md): each candidate is played as
@@ -242,6 +283,8 @@ def tune(
     spaces of up to 32 candidates).
     ``check_timeout``: seconds each property proof may take (past it: unknown).
     ``progress``: called with the number of games just played.
+    ``moves``: the move model every candidate is played under, overriding
+    the space's base's: draft, market, campaign or a move program's .lp file.
 
     Returns a :class:`evlogic.simulation.tune_report.TuneReport`: ``front`` (the
     Pareto front, each candidate's rule set, objectives with intervals,
@@ -260,7 +303,7 @@ def tune(
     from evlogic.simulation.tune import tune as search
     from evlogic.simulation.tune_report import tune_document
 
-    loaded = space_of(space)
+    loaded = _space_moved(space_of(space), moves)
     loaded_board = board_of(board)
     deal(loaded_board, loaded.base, load_agents(agents, players), order, seed)
     options = TuneOptions(

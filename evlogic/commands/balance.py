@@ -104,6 +104,7 @@ def _balance(args: argparse.Namespace, played: list[int]) -> int:
             board=board,
             players=players,
             agents=args.agents,
+            moves=args.moves,
             order=args.order,
             games=args.games,
             seed=args.seed,

@@ -20,11 +20,16 @@ from evlogic.limits import seconds
 RUN_TIMEOUT = 3600.0
 
 HELP = """\
-Play one game as a draft: homes are dealt (at random by the seed, or as a
-game file gives them), then the players take turns, each winning one
-unclaimed state, until the game ends (the rule set's game end, else the
-board's). Prints every move (the mover's gain, every player's total after
-it) and the final score report.
+Play one game: homes are dealt (at random by the seed, or as a game file
+gives them), then the players take turns, each making a move its move model
+makes legal, until the game ends (the rule set's game end, else the
+board's). The move model says how states are won (--moves, or the rule
+set's moves:): draft, any unclaimed state (the default); market, one of
+market_size face-up states, refilled from a deck shuffled by the seed;
+campaign, a state bought with campaign points (campaign_income a turn,
+a state costs its face EV; passing is allowed). Prints every move (the
+mover's gain, every player's total after it, the market or the points)
+and the final score report.
 
 An agent chooses each move: greedy (the largest gain in its own total),
 spoiler (the largest gain in its lead over the best rival), face (face EV
@@ -34,6 +39,7 @@ drawn by the seed: the same seed plays the same game.
 
   evlogic play --players 4 --agents greedy,random,random,random --seed 3
   evlogic play mygame.yaml --agents spoiler -o final.yaml
+  evlogic play --moves market --format json
   evlogic score final.yaml"""
 
 
@@ -115,6 +121,14 @@ def add_play_options(
         "spoiler, face, or a .lp file (default: greedy)",
     )
     command.add_argument(
+        "--moves",
+        metavar="MODEL",
+        help="how states are won, overriding the rule set's model: draft (any unclaimed "
+        "state), market (one of market_size face-up states), campaign (states bought "
+        "with campaign points; pass allowed) or a move program's .lp file; default: "
+        "the rule set's, else draft",
+    )
+    command.add_argument(
         "--order",
         choices=["snake", "round-robin"],
         default="snake",
@@ -135,6 +149,7 @@ def run(args: argparse.Namespace) -> int:
         agents=args.agents,
         order=args.order,
         seed=args.seed,
+        moves=args.moves,
     )
     if args.output is not None:
         with open_output(args.output) as out:

@@ -145,6 +145,7 @@ def _tune(args: argparse.Namespace, progress: _Progress) -> int:
             board=board,
             players=players,
             agents=args.agents,
+            moves=args.moves,
             order=args.order,
             games=args.games,
             budget=budget,

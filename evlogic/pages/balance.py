@@ -544,20 +544,21 @@ def _tables(report: dict[str, Any]) -> dict[str, Any]:
     )
     headline = Table(
         "headline-table",
-        "What decides games: the first seat's advantage over a fair share, and how often "
-        "the regional bonus or the siege decides the winner",
-        ["Rule set", "Games", "First seat's advantage", "Bonus decides", "Siege decides"],
+        "What decides games: the first mover's advantage under the move model (seat 1 over "
+        "a fair share), and how often the regional bonus or the siege decides the winner",
+        ["Rule set", "Games", "Moves", "First mover's advantage", "Bonus decides", "Siege decides"],
         [
             [
                 s["rules"],
                 str(s["games"]),
+                s["moves_model"],
                 points(s["first_seat_advantage"]),
                 rate(s["bonus_decides"]),
                 rate(s["siege_decides"]),
             ]
             for s in sets
         ],
-        frozenset({1, 2, 3, 4}),
+        frozenset({1, 3, 4, 5}),
     )
     home_ids = sorted({h["home"] for s in sets for h in s["home_win_rate"]})
     by_home = [{h["home"]: h for h in s["home_win_rate"]} for s in sets]

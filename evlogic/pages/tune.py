@@ -97,6 +97,7 @@ def tune_page(document: dict[str, Any], result: Any, board: Board) -> str:
         contender = result.front[result.best]
         report = {
             "board": document["board"],
+            "moves_model": document["moves_model"],
             "players": document["players"],
             "agents": [document["agents"]] * document["players"],
             "order": document["order"],

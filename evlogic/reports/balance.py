@@ -152,6 +152,7 @@ class Tally:
     rules: str
     paired: bool = False
     means_wanted: bool = True
+    moves_model: str = "draft"  # how the games' states were won
     games: int = 0
     seats: int = 0
     seat_wins: list[Fraction] = field(default_factory=list)  # seat -> wins (ties: 1/k)
@@ -175,7 +176,10 @@ class Tally:
         """A played game's record (balance's games)."""
         final = Final.of(record["final"])
         figures = self._final(final, [str(seated["agent"]) for seated in record["players"]])
+        self.moves_model = str(record.get("moves_model", "draft"))
         for move in record["moves"]:
+            if move["state"] is None:  # a pass
+                continue
             turns = self.turns.get(move["state"])
             if turns is None:
                 turns = self.turns[move["state"]] = Moments()
@@ -375,8 +379,10 @@ def balance_report(heading: BalanceHeading, records: Iterable[Record]) -> Balanc
         hand_on(tally)
     sets = tuple(rule_set_figures(tally, heading.players) for tally in tallies.values())
     ordered = list(tallies.values())
+    models = dict.fromkeys(tally.moves_model for tally in tallies.values())
     return BalanceReport(
         board=heading.board,
+        moves_model=", ".join(models) or "draft",
         players=heading.players,
         agents=heading.agents,
         order=heading.order,
@@ -416,6 +422,7 @@ def rule_set_figures(tally: Tally, players: int) -> RuleSetFigures:
     )
     return RuleSetFigures(
         rules=tally.rules,
+        moves_model=tally.moves_model,
         games=games,
         seat_win_rate=seats,
         first_seat_advantage=Estimate(

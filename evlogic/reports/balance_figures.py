@@ -130,6 +130,7 @@ class RuleSetFigures:
     """One rule set's figures over its games."""
 
     rules: str
+    moves_model: str  # how states were won: draft, market, campaign or a program's file
     games: int
     seat_win_rate: tuple[SeatRate, ...]
     first_seat_advantage: Estimate
@@ -152,6 +153,7 @@ class RuleSetFigures:
     def to_dict(self) -> dict[str, Json]:
         return {
             "rules": self.rules,
+            "moves_model": self.moves_model,
             "games": self.games,
             "seat_win_rate": [seat.to_dict() for seat in self.seat_win_rate],
             "first_seat_advantage": self.first_seat_advantage.to_dict(),
@@ -221,6 +223,7 @@ class BalanceReport:
     figures, then each later rule set against the first."""
 
     board: str
+    moves_model: str  # the rule sets' move models (one, or several comma-separated)
     players: int
     agents: tuple[str, ...]
     order: str
@@ -234,6 +237,7 @@ class BalanceReport:
         """The ``balance --format json`` document as plain data."""
         return {
             "board": self.board,
+            "moves_model": self.moves_model,
             "players": self.players,
             "agents": list(self.agents),
             "order": self.order,

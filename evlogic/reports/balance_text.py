@@ -25,19 +25,25 @@ def balance_to_text(report: BalanceReport) -> str:
     agents = report.agents
     agent_text = agents[0] if len(set(agents)) == 1 else ",".join(agents)
     lines = [
-        f"{report.board}: {report.players} players, agents {agent_text}, "
-        f"{report.order} order, {report.games} games a rule set, seed {report.seed}",
+        f"{report.board}: moves {report.moves_model}, {report.players} players, "
+        f"agents {agent_text}, {report.order} order, {report.games} games a rule set, "
+        f"seed {report.seed}",
         "(95% confidence intervals in brackets; a rate counts a k-way tie 1/k to each winner)",
     ]
     for rule_set in report.rule_sets:
-        lines += ["", f"== {rule_set.rules} ({rule_set.games} games)", ""]
+        lines += [
+            "",
+            f"== {rule_set.rules} ({rule_set.games} games, moves {rule_set.moves_model})",
+            "",
+        ]
         rows = [["Seat", "Win rate"]] + [
             [str(seat.seat), rate(seat.to_dict())] for seat in rule_set.seat_win_rate
         ]
         lines += _table(rows, {0})
         first = rule_set.first_seat_advantage
         lines.append(
-            f"  first seat's advantage over a fair share: {100 * first.value:+.1f} points "
+            f"  first mover's advantage under {rule_set.moves_model} (seat 1 over a fair share): "
+            f"{100 * first.value:+.1f} points "
             f"[{100 * first.low:+.1f}, {100 * first.high:+.1f}]"
         )
         lines.append("")

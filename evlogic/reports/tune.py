@@ -70,7 +70,10 @@ def objectives(names: tuple[str, ...], figures: RuleSetFigures) -> dict[str, Int
 def rule_set_mapping(candidate: Candidate, base_reference: str) -> dict[str, Json]:
     """A candidate as a rule set file writes it: its name, what it extends,
     the numbers it sets."""
-    return {"name": candidate.rules.name, "extends": base_reference, **candidate.numbers}
+    mapping: dict[str, Json] = {"name": candidate.rules.name, "extends": base_reference}
+    if candidate.rules.moves != "draft":  # (as played: --moves may have set it)
+        mapping["moves"] = candidate.rules.moves
+    return {**mapping, **candidate.numbers}
 
 
 def distance(candidate: Candidate, base: RuleSet) -> tuple[list[str], int]:

@@ -50,6 +50,9 @@ class Setup:
     games: int
     seed: int
     first: int = 0  # the first game's number: games first .. first + games - 1
+    #: Each move's record keeps its legal set and the model's visible state
+    #: (what --games-out writes).
+    record: bool = False
 
 
 Record = dict[str, Any]
@@ -112,7 +115,7 @@ def play_chunk(
     """The records of games ``start`` to ``stop`` under rule set ``rules``,
     played side by side (evlogic.simulation.engine.play_games: one grounding a
     turn for them all)."""
-    from evlogic.simulation.report import players_of
+    from evlogic.simulation.report import model_numbers, move_record, players_of
 
     rule_set = setup.rule_sets[rules]
     tables = [
@@ -120,17 +123,17 @@ def play_chunk(
         for game in range(start, stop)
     ]
     records = []
-    for game, played in zip(range(start, stop), play_games_together(tables), strict=True):
+    played_games = play_games_together(tables, record=setup.record)
+    for game, played in zip(range(start, stop), played_games, strict=True):
         records.append(
             {
                 "rules": rule_set.name,
                 "game": game,
                 "seed": played.table.seed,
                 "players": players_of(played),
-                "moves": [
-                    {"turn": move.turn, "player": move.player, "state": move.state}
-                    for move in played.moves
-                ],
+                "moves_model": rule_set.moves_model,
+                **model_numbers(rule_set),
+                "moves": [move_record(move) for move in played.moves],
                 "final": played.report.to_dict(),
             }
         )

@@ -578,9 +578,7 @@ def _state_named(symbol: Symbol, ids: Sequence[str]) -> str:
     return quote(str(symbol)) if state is None else ids[state]
 
 
-def _read(
-    symbols: Sequence[Symbol], index: dict[int, int], recorded: bool
-) -> dict[int, _Decision]:
+def _read(symbols: Sequence[Symbol], index: dict[int, int], recorded: bool) -> dict[int, _Decision]:
     """Each game's decision by its place (``index``: place by game number)."""
     decisions = {place: _Decision() for place in index.values()}
     if recorded:

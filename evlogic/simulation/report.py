@@ -12,11 +12,12 @@ from pathlib import Path
 
 import yaml
 
-from evlogic.loading.rulesets import bundled_rule_sets
+from evlogic.loading.rulesets import RuleSet, bundled_rule_sets
 from evlogic.reports.render import columns, json_text, to_text
 from evlogic.reports.report import ScoreReport
 from evlogic.resources import bundled_boards, display_path
 from evlogic.simulation.engine import Move, PlayedGame
+from evlogic.simulation.moves import move_model
 
 
 def players_of(game: PlayedGame) -> list[dict[str, str]]:
@@ -26,25 +27,42 @@ def players_of(game: PlayedGame) -> list[dict[str, str]]:
     ]
 
 
+def model_numbers(rules: RuleSet) -> dict[str, int]:
+    """The rule set's numbers its move model reads, by their rule set keys."""
+    return {name: getattr(rules, name) for name in move_model(rules).settings}
+
+
+def move_record(move: Move) -> dict[str, object]:
+    """A move as ``play --format json`` and ``balance --games-out`` give it:
+    its legal set (a pass is null there, and ``"state": null`` for a pass)
+    and what the model showed before it (``market``, ``points``)."""
+    record: dict[str, object] = {
+        "turn": move.turn,
+        "player": move.player,
+        "state": move.state,
+        "legal": list(move.legal) if move.legal is not None else None,
+        "gain": move.gain,
+        "totals": move.totals,
+    }
+    if move.market is not None:
+        record["market"] = list(move.market)
+    if move.points is not None:
+        record["points"] = move.points
+    return record
+
+
 def play_to_dict(game: PlayedGame) -> dict[str, object]:
     """The ``play --format json`` document (docs/formats.md)."""
     table = game.table
     return {
         "board": table.board.name,
         "rules": table.rules.name,
+        "moves_model": table.rules.moves_model,
+        **model_numbers(table.rules),
         "seed": table.seed,
         "order": table.order,
         "players": players_of(game),
-        "moves": [
-            {
-                "turn": move.turn,
-                "player": move.player,
-                "state": move.state,
-                "gain": move.gain,
-                "totals": move.totals,
-            }
-            for move in game.moves
-        ],
+        "moves": [move_record(move) for move in game.moves],
         "final": game.report.to_dict(),
     }
 
@@ -91,25 +109,37 @@ class PlayReport:
 def play_to_text(game: PlayedGame) -> str:
     table = game.table
     names = [seat.name for seat in table.seats]
+    rules = table.rules
+    numbers = "".join(f", {key} {value}" for key, value in model_numbers(rules).items())
     lines = [
-        f"{table.board.name}, rules {table.rules.name}, {table.order} order, seed {table.seed}",
+        f"{table.board.name}, rules {rules.name}, {table.order} order, seed {table.seed}",
+        f"moves: {rules.moves_model}{numbers}",
         "",
     ]
     for seat in table.seats:
         lines.append(f"  {seat.name}: home {seat.home}, agent {seat.agent.name}")
     lines.append("")
+    shows_market = any(move.market is not None for move in game.moves)
+    shows_points = any(move.points is not None for move in game.moves)
     header = ["Turn", "Player", "State", "Gain", *names]
+    if shows_points:
+        header.append("Points")
+    if shows_market:
+        header.append("Market")
     rows = [header] + [
         [
             str(move.turn),
             move.player,
-            move.state,
+            move.state if move.state is not None else "(pass)",
             f"+{move.gain}" if move.gain > 0 else str(move.gain),
             *(str(move.totals[name]) for name in names),
+            *([str((move.points or {}).get(move.player, ""))] if shows_points else []),
+            *([" ".join(move.market or ())] if shows_market else []),
         ]
         for move in game.moves
     ]
-    lines += columns(rows, set(range(len(header))) - {1, 2})
+    right = set(range(4 + len(names) + shows_points)) - {1, 2}
+    lines += columns(rows, right)
     if not game.moves:
         lines.append("(no moves: the game had already ended)")
     lines.append("")

@@ -79,9 +79,7 @@ def add_part(builder: clingo.ast.ProgramBuilder, program: Stepped, name: str) ->
     location = clingo.ast.Location(
         clingo.ast.Position(f"<{name}>", 1, 1), clingo.ast.Position(f"<{name}>", 1, 1)
     )
-    builder.add(
-        clingo.ast.Program(location, name, [clingo.ast.Id(location, program.parameter)])
-    )
+    builder.add(clingo.ast.Program(location, name, [clingo.ast.Id(location, program.parameter)]))
     for statement in program.statements:
         builder.add(statement)
 

@@ -56,6 +56,7 @@ class TuneReport:
 
     space: str
     board: str
+    moves_model: str  # how the candidates' states are won
     players: int
     agents: str
     order: str
@@ -76,6 +77,7 @@ class TuneReport:
         return {
             "space": self.space,
             "board": self.board,
+            "moves_model": self.moves_model,
             "players": self.players,
             "agents": self.agents,
             "order": self.order,
@@ -119,6 +121,7 @@ def tune_document(space: Space, options: TuneOptions, result: TuneResult) -> Tun
     return TuneReport(
         space=space.source,
         board=options.board.name,
+        moves_model=space.base.moves_model,
         players=options.players,
         agents=options.agents,
         order=options.order,
@@ -138,7 +141,8 @@ def tune_document(space: Space, options: TuneOptions, result: TuneResult) -> Tun
 def tune_to_text(report: TuneReport) -> str:
     """``evlogic tune``'s text output."""
     lines = [
-        f"{report.board}: {report.players} players, agents {report.agents}, "
+        f"{report.board}: moves {report.moves_model}, {report.players} players, "
+        f"agents {report.agents}, "
         f"{report.order} order, seed {report.seed}",
         f"{report.candidates_tried} candidates, {report.games_played} games "
         f"(budget {report.budget}; rounds: "

@@ -28,12 +28,13 @@ import asyncio
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import anyio
 
 from evlogic.errors import InputError, quote
+from evlogic.loading.rulesets import MOVE_MODELS
 from evlogic.loading.yamlfile import Field, closest
 from evlogic.reports.balance import BalanceHeading
 from evlogic.simulation.balance import Setup
@@ -100,7 +101,7 @@ def plan(catalog: Any, top: Field) -> Plan:
 
     fields = top.fields(
         ["board", "games"],
-        ["rules", "agents", "players", "order", "seed"],
+        ["rules", "agents", "players", "order", "seed", "moves"],
         what="a balance mapping",
     )
     board = catalog.board(fields["board"])
@@ -120,6 +121,14 @@ def plan(catalog: Any, top: Field) -> Plan:
             seen.add(rules.name)
     else:
         rule_sets = (catalog.rule_set(None),)
+    if "moves" in fields:
+        moves = fields["moves"].text("a move model name")
+        if moves not in MOVE_MODELS:
+            raise fields["moves"].error(
+                f"unknown move model {quote(moves)}{closest(moves, MOVE_MODELS)} (bundled: "
+                f"{', '.join(MOVE_MODELS)}; a request cannot name a file)"
+            )
+        rule_sets = tuple(replace(rules, moves=moves) for rules in rule_sets)
     players = fields["players"].integer(1, MAX_PLAYERS) if "players" in fields else 4
     agents = fields["agents"].text("agent names") if "agents" in fields else "greedy"
     for part in agents.split(","):

@@ -970,7 +970,7 @@ function balanceBody() {
     const text = document.getElementById(id).value.trim();
     return /^-?\d+$/.test(text) ? Number(text) : text;  // the server words a bad value
   };
-  return {
+  const body = {
     board: state.inlineBoard || state.boardName,
     rules,
     agents: document.getElementById("balance-agents").value.trim(),
@@ -979,6 +979,9 @@ function balanceBody() {
     games: number("balance-games"),
     seed: number("balance-seed"),
   };
+  const moves = document.getElementById("balance-moves").value;
+  if (moves) body.moves = moves;  // else each rule set's own
+  return body;
 }
 
 // running: Run is off; stoppable: the server has the run (Stop can name it).
@@ -1091,11 +1094,11 @@ function balanceSummary(report) {
   const table = document.createElement("table");
   table.id = "balance-summary";
   const caption = document.createElement("caption");
-  caption.textContent = "At a glance, with 95% intervals";
+  caption.textContent = `At a glance, with 95% intervals (moves: ${report.moves_model})`;
   table.append(caption);
   const head = document.createElement("thead");
-  head.append(row(["Rule set", "First seat's advantage", "Bonus decides", "Siege decides",
-    "Mean total"].map((text, i) => cell("th", text, i > 0))));
+  head.append(row(["Rule set", "Moves", "First mover's advantage", "Bonus decides",
+    "Siege decides", "Mean total"].map((text, i) => cell("th", text, i > 1))));
   const body = document.createElement("tbody");
   for (const set of report.rule_sets) {
     const first = set.first_seat_advantage;
@@ -1103,11 +1106,12 @@ function balanceSummary(report) {
     const total = set.mean.total;
     body.append(row([
       set.rules,
+      set.moves_model,
       `${points(first.value)} points [${points(first.low)}, ${points(first.high)}]`,
       rateText(set.bonus_decides),
       rateText(set.siege_decides),
       `${total.value.toFixed(1)} [${total.low.toFixed(1)}, ${total.high.toFixed(1)}]`,
-    ].map((text, i) => cell(i ? "td" : "th", text, i > 0))));
+    ].map((text, i) => cell(i ? "td" : "th", text, i > 1))));
   }
   table.append(head, body);
   return table;
