@@ -47,9 +47,11 @@ if TYPE_CHECKING:
     )
     from evlogic.api.simulation import (
         BalanceReport,
+        GameState,
         PlayReport,
         TuneReport,
         balance,
+        game_state,
         play,
         tune,
     )
@@ -91,6 +93,8 @@ _MODULES = {
     "play": "evlogic.api.simulation",
     "balance": "evlogic.api.simulation",
     "tune": "evlogic.api.simulation",
+    "game_state": "evlogic.api.simulation",
+    "GameState": "evlogic.api.simulation",
     "PlayReport": "evlogic.api.simulation",
     "BalanceReport": "evlogic.api.simulation",
     "TuneReport": "evlogic.api.simulation",
@@ -139,6 +143,7 @@ __all__ = [
     "ExplainResult",
     "Explanation",
     "Game",
+    "GameState",
     "InputError",
     "LayoutResult",
     "PlayReport",
@@ -162,6 +167,7 @@ __all__ = [
     "draw_diagram",
     "explain",
     "explain_game",
+    "game_state",
     "layout",
     "load_board",
     "load_game",

@@ -190,3 +190,40 @@ def test_the_walkthroughs_file_excerpts_are_the_files():
     assert quoted
     lines = [line for block in quoted for line in block.splitlines()]
     assert [line for line in lines if not line.lstrip().startswith("#") and line not in files] == []
+
+
+@pytest.mark.slow
+def test_the_move_models_table_is_what_balance_says_now():
+    """docs/play.md's table of the standard rules under each move model is
+    three real balance runs (regenerate with: python
+    docs/generate_models_table.py)."""
+    spec = importlib.util.spec_from_file_location(
+        "generate_models_table", DOCS / "generate_models_table.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    page = (DOCS / "play.md").read_text(encoding="utf-8")
+    assert module.regenerate(page) == page
+
+
+PROLOG = re.compile(r"^```prolog\n(.*?)^```$", re.S | re.M)
+
+
+def test_every_program_a_page_shows_is_a_shipped_file_s():
+    """A ```prolog block is rules (less comments) of a bundled move model,
+    agent or example, as they stand in the file."""
+
+    def rules(text: str) -> str:
+        lines = (line.split("%", 1)[0].rstrip() for line in text.splitlines())
+        return "\n".join(line for line in lines if line)
+
+    files = [
+        *sorted((REPO / "rules" / "moves").glob("*.lp")),
+        *sorted((REPO / "rules" / "agents").glob("*.lp")),
+        *sorted((REPO / "examples").rglob("*.lp")),
+    ]
+    shipped = [rules(path.read_text(encoding="utf-8")) for path in files]
+    for page in PAGES:
+        for block in PROLOG.findall(page.read_text(encoding="utf-8")):
+            assert any(rules(block) in text for text in shipped), (name(page), block[:80])

@@ -19,9 +19,20 @@ from evlogic.loading.space import Space, load_space
 from evlogic.reports.balance_figures import BalanceReport
 from evlogic.simulation.balance import Record
 from evlogic.simulation.report import PlayReport
+from evlogic.simulation.state import GameState
+from evlogic.simulation.table import Table
 from evlogic.simulation.tune_report import TuneReport
 
-__all__ = ["BalanceReport", "PlayReport", "TuneReport", "balance", "play", "tune"]
+__all__ = [
+    "BalanceReport",
+    "GameState",
+    "PlayReport",
+    "TuneReport",
+    "balance",
+    "game_state",
+    "play",
+    "tune",
+]
 
 #: The turn orders: snake (1..N, N..1, ...) or round-robin (1..N, 1..N, ...).
 Order = Literal["snake", "round-robin"]
@@ -98,8 +109,67 @@ def play(
     3
     >>> moves = [(move.player, move.state, move.gain) for move in report.moves]
     """
-    from evlogic.simulation.agents import load_agents
     from evlogic.simulation.engine import play as play_game
+
+    table = _table(game, board, rules, players, agents, order, seed, moves)
+    return PlayReport(play_game(table))
+
+
+def game_state(
+    game: GameInput | None = None,
+    *,
+    board: BoardInput | None = None,
+    rules: RulesInput | None = None,
+    players: int | None = None,
+    order: Order = "snake",
+    seed: int = 0,
+    moves: str | None = None,
+) -> GameState:
+    """A game to move on yourself, move by move (docs/play.md, "The
+    game-state API"): the table :func:`play` would deal (or ``game``'s
+    position), with nobody's agent choosing.
+
+    ``game``: a game file to play on from (path or loaded Game), or None.
+    ``board``: a bundled board name, a board file or a loaded Board
+    (default "usa"; not with ``game``).
+    ``rules``: a rule set name, file or loaded RuleSet (default: the
+    game's own, else "standard").
+    ``players``: how many players (default 4, or the game's).
+    ``order``: "snake" or "round-robin" (passes count as turns).
+    ``seed``: deals the homes and shuffles a market's deck.
+    ``moves``: the move model, overriding the rule set's: draft, market,
+    campaign or a move program's .lp file.
+
+    Returns a :class:`evlogic.simulation.state.GameState`: ``mover()``,
+    ``legal()`` (state ids in the board's order, None for a legal pass),
+    ``after(move)`` (every player's total if the mover made it),
+    ``apply(move)``, ``is_over()``, ``totals()``, ``market()``,
+    ``points()``, ``moves()``, ``report()`` (the position scored by
+    score's rules) and ``clone()``.  Every figure is the rules'.
+
+    >>> state = evlogic.game_state(players=2, seed=2, moves="market")
+    >>> while not state.is_over():
+    ...     legal = state.legal()
+    ...     state.apply(max(legal, key=lambda move: state.after(move)[state.mover()]))
+    >>> state.report().final
+    True
+    """
+    table = _table(game, board, rules, players, "greedy", order, seed, moves)
+    return GameState(table)
+
+
+def _table(
+    game: GameInput | None,
+    board: BoardInput | None,
+    rules: RulesInput | None,
+    players: int | None,
+    agents: str,
+    order: Order,
+    seed: int,
+    moves: str | None,
+) -> Table:
+    """The table of a game file's position, or of homes dealt on ``board``."""
+    from evlogic.simulation.agents import load_agents
     from evlogic.simulation.table import deal, seated
 
     if game is not None:
@@ -111,17 +181,11 @@ def play(
             raise InputError(
                 "--players", f"{players}, but {loaded.source} has {len(loaded.players)} players"
             )
-        table = seated(loaded, load_agents(agents, len(loaded.players)), order, seed)
-    else:
-        count = players if players is not None else DEFAULT_PLAYERS
-        table = deal(
-            board_of(board or "usa"),
-            _rules(rules, moves),
-            load_agents(agents, count),
-            order,
-            seed,
-        )
-    return PlayReport(play_game(table))
+        return seated(loaded, load_agents(agents, len(loaded.players)), order, seed)
+    count = players if players is not None else DEFAULT_PLAYERS
+    return deal(
+        board_of(board or "usa"), _rules(rules, moves), load_agents(agents, count), order, seed
+    )
 
 
 def balance(

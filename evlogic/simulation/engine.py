@@ -408,6 +408,7 @@ class _Control:
         self._moves: list[Symbol] = []
         self._codes: list[Symbol] = []
         self._holds: list[Symbol] = []
+        self._does: list[Symbol] = []
         self._control = control = clingo.Control(["--warn=none"])
         watch(control)  # interrupted if this work is given up on (evlogic.limits)
         control.register_observer(_Shown(self.shown))
@@ -440,7 +441,8 @@ class _Control:
                 builder.add(statement)
             for statement in _board(first):
                 builder.add(statement)
-            add_part(builder, model.program, "moves_model")
+            add_part(builder, model.before, "moves_before")
+            add_part(builder, model.after, "moves_after")
             added: set[int] = set()
             for seat in first.seats:
                 part = agents[id(seat.agent)]
@@ -461,10 +463,13 @@ class _Control:
     def ranks(self, _turn: Symbol) -> list[Symbol]:
         return self._codes
 
-    def decide(self, turn: int, mover: int, games: Sequence[_Playing]) -> dict[int, _Decision]:
+    def decide(
+        self, turn: int, mover: int, games: Sequence[_Playing], agent: bool = True
+    ) -> dict[int, _Decision]:
         """Ground turn ``turn`` of ``games`` (those still on, each with its
         tables's index in the batch), seat ``mover`` to move; the
-        decisions by the games' places in ``games``."""
+        decisions by the games' places in ``games``.  Without ``agent``,
+        the turn stops before the move: :meth:`given` makes it."""
         checkpoint()
         n = self._states
         self._moves = []
@@ -491,14 +496,31 @@ class _Control:
             (self._links, [t]),
             (self._region, [t]),
             ("model", [t]),
-            ("moves_model", [t]),
-            (f"agent_{self._parts[mover]}", [t]),
+            ("moves_before", [t]),
         ]
+        if agent:
+            parts += [("chosen", [t]), ("moves_after", [t]), (f"agent_{self._parts[mover]}", [t])]
         for read in self._reads[mover]:
             parts.append((read, [t, m] if read in WITH_MOVER else [t]))
         self._control.ground(parts, context=self)
         checkpoint()
         return _read(self.shown, index, self.recorded)
+
+    # @does(t) in rules/play/model.lp
+    def does(self, _turn: Symbol) -> list[Symbol]:
+        return self._does
+
+    def given(self, turn: int, game: int, move: Symbol) -> list[Symbol]:
+        """Turn ``turn``'s move ``move`` (a state's number or pass) in game
+        ``game``, grounded after :meth:`decide` without an agent: what the
+        move model's next/1 says."""
+        checkpoint()
+        self._does = [Tuple_([Number(game), move])]
+        self.shown.clear()
+        t = Number(turn)
+        self._control.ground([("moves_after", [t]), ("given", [t])], context=self)
+        checkpoint()
+        return [symbol.arguments[1] for symbol in self.shown if symbol.name == "next"]
 
 
 class _Shown(clingo.backend.Observer):
@@ -749,7 +771,8 @@ class _Agents:
                     builder.add(statement)
             for statement in _board(table):
                 builder.add(statement)
-            add_part(builder, model.program, "moves_model")
+            add_part(builder, model.before, "moves_before")
+            add_part(builder, model.after, "moves_after")
             for seat in table.seats:
                 if id(seat.agent) not in parts:
                     parts[id(seat.agent)] = len(parts)
@@ -791,7 +814,9 @@ class _Agents:
         parts = [
             ("figures", [t, m]),
             ("model", [t]),
-            ("moves_model", [t]),
+            ("moves_before", [t]),
+            ("chosen", [t]),
+            ("moves_after", [t]),
             (f"agent_{self._parts[mover]}", [t]),
         ]
         self._control.ground(parts, context=self)

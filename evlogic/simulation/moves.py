@@ -71,12 +71,16 @@ class MoveModel:
 
     name: str
     source: str  # what an error about it names: the program's path
-    program: Stepped
+    #: The rules that do not read the move made (legal/1, what it shows, and
+    #: helpers), grounded before the move is chosen; then the rules that
+    #: read does/1 (next/1 and its helpers), grounded once it is known.
+    before: Stepped
+    after: Stepped
     settings: tuple[str, ...]
 
     @property
     def reads(self) -> frozenset[Predicate]:
-        return self.program.reads
+        return self.before.reads | self.after.reads
 
 
 def move_model(rules: RuleSet) -> MoveModel:
@@ -97,44 +101,60 @@ def load_move_model(reference: str) -> MoveModel:
     program = read_program([path])
     refuse_outside(program, Kind.MOVES)
     refuse_unstratified(program, UNSTRATIFIED)
-    _refuse_legal_reading_does(program.statements)
+    waits = _reading_does(program.statements)
     settings = tuple(sorted(_settings(program.statements)))
-    return MoveModel(name, display_path(path), stepped(program.statements, WORDS), settings)
+    before = [node for node in program.statements if _head(node) not in waits]
+    after = [node for node in program.statements if _head(node) in waits]
+    return MoveModel(
+        name, display_path(path), stepped(before, WORDS), stepped(after, WORDS), settings
+    )
 
 
-def _refuse_legal_reading_does(statements: tuple[clingo.ast.AST, ...]) -> None:
-    """legal/1 may not depend on does/1: the move is chosen among the legal
-    ones, so what is legal cannot wait for it."""
+#: What the engine reads before the move is made: none may read does/1.
+BEFORE_THE_MOVE = (("legal", 1), ("market", 1), ("points", 2))
+
+
+def _head(node: clingo.ast.AST) -> Predicate | None:
+    """A rule's head predicate (None for any other statement)."""
+    types = clingo.ast.ASTType
+    if node.ast_type != types.Rule or node.head.ast_type != types.Literal:
+        return None
+    atom = node.head.atom
+    if atom.ast_type != types.SymbolicAtom or atom.symbol.ast_type != types.Function:
+        return None
+    return (atom.symbol.name, len(atom.symbol.arguments))
+
+
+def _reading_does(statements: tuple[clingo.ast.AST, ...]) -> set[Predicate]:
+    """The predicates that read does/1, directly or through others; an
+    InputError if legal/1 (or what the log shows) is one: the move is
+    chosen among the legal ones, so what is legal cannot wait for it."""
     reads: dict[Predicate, set[Predicate]] = defaultdict(set)
     rules: dict[Predicate, clingo.ast.AST] = {}
-    types = clingo.ast.ASTType
     for node in statements:
-        if node.ast_type != types.Rule or node.head.ast_type != types.Literal:
+        head = _head(node)
+        if head is None:
             continue
-        atom = node.head.atom
-        if atom.ast_type != types.SymbolicAtom:
-            continue
-        head = (atom.symbol.name, len(atom.symbol.arguments))
         rules.setdefault(head, node)
         for literal in node.body:
             reads[head] |= _mentioned(literal)
-    seen: set[Predicate] = set()
-    stack = [("legal", 1)]
-    while stack:
-        current = stack.pop()
-        if current in seen:
-            continue
-        seen.add(current)
-        stack.extend(reads.get(current, ()))
-    if ("does", 1) in seen and ("legal", 1) in rules:
-        node = rules[("legal", 1)]
-        where = node.location.begin
-        raise InputError(
-            display_path(Path(where.filename)),
-            "legal/1 depends on does/1: what is legal cannot hang on the move made "
-            "(docs/play.md#writing-a-move-model)",
-            line=where.line,
-        )
+    waits = {("does", 1)}
+    while True:
+        more = {head for head, read in reads.items() if read & waits} - waits
+        if not more:
+            break
+        waits |= more
+    for predicate in BEFORE_THE_MOVE:
+        if predicate in waits and predicate in rules:
+            where = rules[predicate].location.begin
+            raise InputError(
+                display_path(Path(where.filename)),
+                f"{predicate[0]}/{predicate[1]} depends on does/1: what is legal (and what the "
+                "log shows before a move) cannot hang on the move made "
+                "(docs/play.md#writing-a-move-model)",
+                line=where.line,
+            )
+    return waits
 
 
 def _mentioned(node: clingo.ast.AST) -> set[Predicate]:
