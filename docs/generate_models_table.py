@@ -47,7 +47,8 @@ def table(jobs: int = 2) -> str:
         rows.append(
             f"| `{model}` | "
             + " | ".join(seats)
-            + f" | {100 * first.value:+.1f} points [{100 * first.low:+.1f}, {100 * first.high:+.1f}]"
+            + f" | {100 * first.value:+.1f} points "
+            + f"[{100 * first.low:+.1f}, {100 * first.high:+.1f}]"
             + f" | {strongest.home} {100 * strongest.rate:.1f}%"
             + f" | {weakest.home} {100 * weakest.rate:.1f}%"
             + f" | {100 * figures.bonus_decides.rate:.1f}%"
