@@ -134,10 +134,40 @@ def test_a_small_run_is_the_command_lines_report(client):
         ({**SMALL, "order": "spiral"}, "request: order: must be one of snake, round-robin"),
         ({**SMALL, "board": "maps/usa.yaml"}, "request: board: no board 'maps/usa.yaml'"),
         ({**SMALL, "seed": 1.5}, "request: seed: must be a whole number, not"),
+        ({**SMALL, "moves": "markt"}, "request: moves: unknown move model 'markt' (did you mean"),
+        ({**SMALL, "moves": "rules/moves/draft.lp"}, "a request cannot name a file"),
     ],
 )
 def test_bad_input_is_400_in_one_line(client, body, wording):
     assert wording in one_line_error(client.post("/api/balance", json=body), 400)
+
+
+def test_a_run_under_a_move_model_is_the_command_lines_report(client):
+    body = {**SMALL, "rules": ["standard"], "games": 2, "moves": "campaign"}
+    started = client.post("/api/balance", json=body)
+    assert started.status_code == 202, started.text
+    done = finished(client, started.json()["id"])
+    assert done["status"] == "done", done
+    assert done["report"]["moves_model"] == "campaign"
+    cli = run_subprocess(
+        "balance",
+        "--moves",
+        "campaign",
+        "--agents",
+        "greedy,random",
+        "--players",
+        "2",
+        "--order",
+        "round-robin",
+        "--games",
+        "2",
+        "--seed",
+        "7",
+        "--format",
+        "json",
+    )
+    assert cli.code == 0, cli.err
+    assert done["report"] == json.loads(cli.out)
 
 
 def test_a_body_not_sent_as_json_is_415(client):

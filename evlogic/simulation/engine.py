@@ -64,7 +64,9 @@ MODEL = "play/model.lp"
 
 #: What a decision shows beside decision.lp when the game's log records
 #: every move's legal set and the model's visible state.
-RECORDED = "#show legal/2. #show market/2. #show points/3."
+RECORDED = (
+    "#show few_legal/1. #show listed_legal/2. #show barred/2. #show market/2. #show points/3."
+)
 
 #: Turns in a row a game may pass, a player, before the engine calls the
 #: move model one that never lets the game end.
@@ -346,7 +348,9 @@ class _Decision:
     stuck: bool = False  # no legal move, the game not over
     claimed: list[int] = field(default_factory=list)  # legal states somebody holds
     stray: list[Symbol] = field(default_factory=list)  # legal moves neither state nor pass
-    legal: set[int] | None = None  # the legal states, when recorded
+    legal: set[int] | None = None  # the legal states, when recorded (:func:`_legal`)
+    few: bool = False  # recorded as the legal states (else as the others: barred)
+    barred: set[int] = field(default_factory=set)  # unclaimed states not legal
     market: list[int] = field(default_factory=list)  # face-up states, when recorded
     points: dict[int, int] = field(default_factory=dict)  # player -> points, when recorded
     illegal: bool = False  # the agent chose a move that is not legal
@@ -369,7 +373,7 @@ class Figures:
 def figures(table: Table, mover: int) -> Figures:
     """The figures of the first decision at ``table``'s position (its
     seats' states) with seat ``mover`` to move, the game's own way."""
-    control = _Control([table], FIGURES_SHOWN)
+    control = _Control([table], FIGURES_SHOWN, every_figure=True)
     number = state_numbers(table.board)
     taken = {number[s] for seat in table.seats for s in (seat.home, *seat.states)}
     game = _Playing(table, 0, random.Random(0), set(), set(range(len(number))) - taken, {}, [])
@@ -400,7 +404,12 @@ class _Control:
     """The clingo control of games played side by side (game G: the G-th
     table): the base part grounded, then a turn a call of :meth:`decide`."""
 
-    def __init__(self, tables: Sequence[Table], shown: str = "") -> None:
+    def __init__(
+        self, tables: Sequence[Table], shown: str = "", every_figure: bool = False
+    ) -> None:
+        """``shown``: #show statements beside decision.lp's; ``every_figure``:
+        every optional part grounded at every decision (the tests' and the
+        game-state API's view), not only those the mover's agent reads."""
         checkpoint()
         first = tables[0]
         self.shown: list[Symbol] = []
@@ -420,11 +429,11 @@ class _Control:
         wanted = {OPTIONAL[read] for read in model.reads if read in OPTIONAL}
         self._reads = [
             sorted(wanted | {OPTIONAL[read] for read in seat.agent.reads if read in OPTIONAL})
-            if not shown
+            if not every_figure
             else sorted(OPTIONAL.values())
             for seat in first.seats
         ]
-        self.recorded = "legal" in shown
+        self.recorded = "barred" in shown
         rules = first.rules
         self._links = {1: "links_1", 2: "links_2"}.get(rules.links_needed, "links")
         self._region = "best_core" if rules.region == "best-core" else "union"
@@ -502,9 +511,14 @@ class _Control:
             parts += [("chosen", [t]), ("moves_after", [t]), (f"agent_{self._parts[mover]}", [t])]
         for read in self._reads[mover]:
             parts.append((read, [t, m] if read in WITH_MOVER else [t]))
+        if self.recorded:
+            parts.append(("recorded", [t]))
         self._control.ground(parts, context=self)
         checkpoint()
-        return _read(self.shown, index, self.recorded)
+        decisions = _read(self.shown, index, self.recorded)
+        for place, game in enumerate(games):
+            _legal(decisions[place], game.free)
+        return decisions
 
     # @does(t) in rules/play/model.lp
     def does(self, _turn: Symbol) -> list[Symbol]:
@@ -600,6 +614,13 @@ def _state_named(symbol: Symbol, ids: Sequence[str]) -> str:
     return quote(str(symbol)) if state is None else ids[state]
 
 
+def _legal(decision: _Decision, free: set[int]) -> None:
+    """A recorded decision's legal states, as rules/play/model.lp told them:
+    listed, or the unclaimed ones less those it barred."""
+    if decision.legal is not None and not decision.few and not decision.over:
+        decision.legal = free - decision.barred
+
+
 def _read(symbols: Sequence[Symbol], index: dict[int, int], recorded: bool) -> dict[int, _Decision]:
     """Each game's decision by its place (``index``: place by game number)."""
     decisions = {place: _Decision() for place in index.values()}
@@ -625,9 +646,13 @@ def _read(symbols: Sequence[Symbol], index: dict[int, int], recorded: bool) -> d
 
 def _read_model(decision: _Decision, name: str, arguments: Sequence[Symbol]) -> None:
     """A decision's atom of the move model's (rules/play/model.lp)."""
-    if name == "legal":
-        if decision.legal is not None and arguments[1].type == clingo.SymbolType.Number:
+    if name == "listed_legal":
+        if decision.legal is not None:
             decision.legal.add(arguments[1].number)
+    elif name == "few_legal":
+        decision.few = True
+    elif name == "barred":
+        decision.barred.add(arguments[1].number)
     elif name == "market":
         decision.market.append(arguments[1].number)
     elif name == "points":
@@ -756,7 +781,7 @@ class _Agents:
     def __init__(self, table: Table, shown: str) -> None:
         checkpoint()
         self.shown: list[Symbol] = []
-        self.recorded = "legal" in shown
+        self.recorded = "barred" in shown
         self._figures: Sequence[Symbol] = ()
         self._ranks: list[Symbol] = []
         self._holds: list[Symbol] = []
@@ -812,6 +837,7 @@ class _Agents:
         self.shown.clear()
         t, m = Number(turn), Number(mover)
         parts = [
+            *([("recorded", [t])] if self.recorded else []),
             ("figures", [t, m]),
             ("model", [t]),
             ("moves_before", [t]),
@@ -821,4 +847,6 @@ class _Agents:
         ]
         self._control.ground(parts, context=self)
         checkpoint()
-        return _read(self.shown, {0: 0}, self.recorded)[0]
+        decision = _read(self.shown, {0: 0}, self.recorded)[0]
+        _legal(decision, game.free)
+        return decision

@@ -84,7 +84,7 @@ class GameState:
             {name: [] for name in self._names},
             [],
         )
-        self._control = _Control([table], FIGURES_SHOWN + " " + RECORDED)
+        self._control = _Control([table], FIGURES_SHOWN + " " + RECORDED, every_figure=True)
         self._order = turn_order(len(table.seats), table.order)
         self._seat = next(self._order)
         self._turn_number = 1
