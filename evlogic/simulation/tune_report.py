@@ -160,8 +160,11 @@ def tune_to_text(report: TuneReport) -> str:
         lines.append("")
         lines.append(f"{mark} {entry.rule_set['name']}: " + _numbers(numbers))
         for name, interval in entry.objectives.items():
+            label = name.replace("_", " ")
+            if name == "first_seat_advantage":
+                label = f"first mover's advantage under {report.moves_model}"
             lines.append(
-                f"    {name.replace('_', ' ')}: {100 * interval.value:.1f} points "
+                f"    {label}: {100 * interval.value:.1f} points "
                 f"[{100 * interval.low:.1f}, {100 * interval.high:.1f}]"
             )
         if entry.requirements:
