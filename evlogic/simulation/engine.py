@@ -49,6 +49,7 @@ from evlogic.asp.solver import (
 from evlogic.errors import InputError, quote
 from evlogic.limits import checkpoint, watch
 from evlogic.loading.games import Game, Player, checked_game
+from evlogic.loading.rulesets import MOVE_MODELS
 from evlogic.reports.report import ScoreReport, atoms_by_position, decode
 from evlogic.reports.score import CACHED_BOARD_STATES, score_game, scoring_rules
 from evlogic.resources import rules_dir
@@ -434,6 +435,9 @@ class _Control:
             for seat in first.seats
         ]
         self.recorded = "barred" in shown
+        self._checked = model.name not in MOVE_MODELS
+        self._chosen = _reads_the_move(model)
+        self._carried = ("holds", 1) in model.reads
         rules = first.rules
         self._links = {1: "links_1", 2: "links_2"}.get(rules.links_needed, "links")
         self._region = "best_core" if rules.region == "best-core" else "union"
@@ -508,11 +512,17 @@ class _Control:
             ("moves_before", [t]),
         ]
         if agent:
-            parts += [("chosen", [t]), ("moves_after", [t]), (f"agent_{self._parts[mover]}", [t])]
+            parts.append((f"agent_{self._parts[mover]}", [t]))
+            if self._chosen:
+                parts += [("chosen", [t]), ("moves_after", [t])]
         for read in self._reads[mover]:
             parts.append((read, [t, m] if read in WITH_MOVER else [t]))
         if self.recorded:
             parts.append(("recorded", [t]))
+        if self._checked:
+            parts.append(("checks", [t]))
+        if self._carried:
+            parts.append(("carried", [t]))
         self._control.ground(parts, context=self)
         checkpoint()
         decisions = _read(self.shown, index, self.recorded)
@@ -669,6 +679,14 @@ def _read_model(decision: _Decision, name: str, arguments: Sequence[Symbol]) -> 
         decision.next.append(arguments[1])
 
 
+def _reads_the_move(model: MoveModel) -> bool:
+    """Whether a decision grounds rules/play/model.lp's chosen part (the
+    move made, and whether the agent's choice is legal): for every model
+    but the draft, whose legal moves are the unclaimed states (which the
+    engine checks a choice against) and which keeps no state."""
+    return model.name != "draft" or bool(model.after.statements)
+
+
 def _moves() -> list[clingo.ast.AST]:
     names = (*DECISION, MODEL)
     return [statement for name in names for statement in rule_statements(rules_dir() / name)]
@@ -782,6 +800,7 @@ class _Agents:
         checkpoint()
         self.shown: list[Symbol] = []
         self.recorded = "barred" in shown
+        self._checked = move_model(table.rules).name not in MOVE_MODELS
         self._figures: Sequence[Symbol] = ()
         self._ranks: list[Symbol] = []
         self._holds: list[Symbol] = []
@@ -838,6 +857,8 @@ class _Agents:
         t, m = Number(turn), Number(mover)
         parts = [
             *([("recorded", [t])] if self.recorded else []),
+            *([("checks", [t])] if self._checked else []),
+            ("carried", [t]),
             ("figures", [t, m]),
             ("model", [t]),
             ("moves_before", [t]),
