@@ -136,3 +136,20 @@ def test_the_library_deals_the_state_play_would_deal():
     first = report.moves[0]
     assert (state.mover(), state.legal()) == (first.player, first.legal)
     assert state.after(first.state) == first.totals
+
+
+@pytest.mark.parametrize("model", MOVE_MODELS)
+def test_the_bundled_models_pass_the_checks_a_designer_s_program_gets(model, monkeypatch):
+    """The engine grounds rules/play/model.lp's checks part only for a
+    designer's program; the bundled models, checked too, are never refused."""
+    from evlogic.simulation import engine
+
+    tables = [
+        table(name, model, "random", seed + k, players=2 + k)
+        for name, seed in (("usa", 1), (LAKELAND, 2))
+        for k in range(3)
+    ]
+    unchecked = engine.play_games(tables, record=True)
+    monkeypatch.setattr(engine, "MOVE_MODELS", ())
+    checked = engine.play_games(tables, record=True)
+    assert checked == unchecked and all(game.report.final for game in checked)
