@@ -11,6 +11,7 @@ from functools import cache
 import pytest
 
 import evlogic
+from conftest import REPO
 from evlogic.errors import InputError
 from evlogic.loading.boards import Board, load_board
 from evlogic.loading.rulesets import MOVE_MODELS, load_rule_set, with_moves
@@ -153,3 +154,41 @@ def test_the_bundled_models_pass_the_checks_a_designer_s_program_gets(model, mon
     monkeypatch.setattr(engine, "MOVE_MODELS", ())
     checked = engine.play_games(tables, record=True)
     assert checked == unchecked and all(game.report.final for game in checked)
+
+
+@pytest.mark.parametrize("model", MOVE_MODELS)
+@pytest.mark.parametrize("agent", BUNDLED)
+def test_an_agent_at_any_position_chooses_what_it_plays(model: str, agent: str):
+    """choice() at each turn is the move the engine's game made there."""
+    tab = table(LAKELAND, model, f"{agent},greedy,random", seed=5)
+    game = play(tab)
+    state = GameState(tab)
+    for move in game.moves:
+        assert state.choice() == move.state, (move.turn, move.player)
+        state.apply(move.state)
+    with pytest.raises(InputError, match="game is over"):
+        state.choice()
+
+
+def test_an_agent_at_a_game_file_s_position(tmp_path):
+    game = tmp_path / "mid.yaml"
+    board = (REPO / LAKELAND).as_posix()
+    game.write_text(
+        f"board: {board}\nplayers:\n  - {{name: Ada, home: W, states: [NW]}}\n"
+        "  - {name: Bo, home: S, states: [E]}\n",
+        encoding="utf-8",
+    )
+    state = evlogic.game_state(game, agents="spoiler")
+    assert not state.is_over() and state.mover() == "Ada"
+    choice = state.choice()
+    assert choice in state.legal()
+    rival = max(
+        (name for name in state.totals() if name != state.mover()),
+        key=lambda name: state.totals()[name],
+    )
+    lead = {
+        move: state.after(move)[state.mover()]
+        - max(total for name, total in state.after(move).items() if name != state.mover())
+        for move in state.legal()
+    }
+    assert lead[choice] == max(lead.values()), (rival, lead)

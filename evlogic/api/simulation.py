@@ -121,13 +121,14 @@ def game_state(
     board: BoardInput | None = None,
     rules: RulesInput | None = None,
     players: int | None = None,
+    agents: str = "greedy",
     order: Order = "snake",
     seed: int = 0,
     moves: str | None = None,
 ) -> GameState:
     """A game to move on yourself, move by move (docs/play.md, "The
     game-state API"): the table :func:`play` would deal (or ``game``'s
-    position), with nobody's agent choosing.
+    position); ``choice()`` says what the mover's agent would choose.
 
     ``game``: a game file to play on from (path or loaded Game), or None.
     ``board``: a bundled board name, a board file or a loaded Board
@@ -135,6 +136,7 @@ def game_state(
     ``rules``: a rule set name, file or loaded RuleSet (default: the
     game's own, else "standard").
     ``players``: how many players (default 4, or the game's).
+    ``agents``: the seats' agents, as for :func:`play` (``choice()``).
     ``order``: "snake" or "round-robin" (passes count as turns).
     ``seed``: deals the homes and shuffles a market's deck.
     ``moves``: the move model, overriding the rule set's: draft, market,
@@ -145,7 +147,8 @@ def game_state(
     ``after(move)`` (every player's total if the mover made it),
     ``apply(move)``, ``is_over()``, ``totals()``, ``market()``,
     ``points()``, ``moves()``, ``report()`` (the position scored by
-    score's rules) and ``clone()``.  Every figure is the rules'.
+    score's rules), ``choice()`` (the mover's agent's move) and
+    ``clone()``.  Every figure is the rules'.
 
     >>> state = evlogic.game_state(players=2, seed=2, moves="market")
     >>> while not state.is_over():
@@ -154,7 +157,7 @@ def game_state(
     >>> state.report().final
     True
     """
-    table = _table(game, board, rules, players, "greedy", order, seed, moves)
+    table = _table(game, board, rules, players, agents, order, seed, moves)
     return GameState(table)
 
 

@@ -530,6 +530,16 @@ class _Control:
             _legal(decisions[place], game.free)
         return decisions
 
+    def agent_choice(self, turn: int, mover: int) -> list[Symbol]:
+        """What seat ``mover``'s agent chooses at turn ``turn``, grounded
+        after :meth:`decide` without an agent (once a turn): its choose/2
+        atoms' terms."""
+        checkpoint()
+        self.shown.clear()
+        self._control.ground([(f"agent_{self._parts[mover]}", [Number(turn)])], context=self)
+        checkpoint()
+        return [symbol.arguments[1] for symbol in self.shown if symbol.name == "choose"]
+
     # @does(t) in rules/play/model.lp
     def does(self, _turn: Symbol) -> list[Symbol]:
         return self._does

@@ -26,7 +26,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from clingo import Function, Number, Symbol
+from clingo import Function, Number, Symbol, SymbolType
 
 from evlogic.asp.facts import state_ids, state_numbers
 from evlogic.errors import InputError, quote
@@ -90,6 +90,7 @@ class GameState:
         self._turn_number = 1
         self._made: list[MoveId] = []
         self._now: _Turn | None = None
+        self._choice: tuple[MoveId] | None = None  # the mover's agent's, this turn
 
     # --- what the rules say of the state now -----------------------------------------
 
@@ -158,6 +159,37 @@ class GameState:
             return None
         return {self._names[p]: n for p, n in sorted(points.items())}
 
+    def choice(self) -> MoveId:
+        """The move the mover's agent (the table's, seat by seat) chooses
+        now, as it would in a played game: the same figures and the same
+        tie-break order (the seed's).  An agent choosing no legal move is an
+        InputError naming the agent and the turn."""
+        if self.is_over():
+            raise InputError("move", "the game is over: no agent chooses")
+        if self._choice is None:
+            chosen = self._control.agent_choice(self._turn_number, self._seat)
+            agent = self._table.seats[self._seat].agent
+            legal = self.legal()
+            moves: list[MoveId] = []
+            for symbol in chosen:
+                if symbol.match("pass", 0):
+                    moves.append(None)
+                elif symbol.type == SymbolType.Number and 0 <= symbol.number < len(self._ids):
+                    moves.append(self._ids[symbol.number])
+                else:
+                    moves.append(str(symbol))
+            if not moves and None in legal:
+                moves = [None]
+            if len(moves) != 1 or moves[0] not in legal:
+                shown = ", ".join("pass" if m is None else str(m) for m in moves) or "nothing"
+                raise InputError(
+                    agent.name,
+                    f"agent chose {shown} at turn {self._turn_number}, not one legal move under "
+                    f"the move model {self._table.rules.moves_model}",
+                )
+            self._choice = (moves[0],)
+        return self._choice[0]
+
     def moves(self) -> tuple[Move, ...]:
         """The moves made so far, as a played game's log gives them."""
         return tuple(self._game.moves)
@@ -201,6 +233,7 @@ class GameState:
         self._turn_number += 1
         self._seat = next(self._order)
         self._now = None
+        self._choice = None
 
     def clone(self) -> GameState:
         """A state of its own at the same point: the moves so far replayed."""
