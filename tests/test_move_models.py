@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from plain_moves import replay
 
 from conftest import REPO, run_subprocess
 from evlogic.errors import InputError
@@ -23,7 +24,6 @@ from evlogic.simulation.agents import BUNDLED, load_agents
 from evlogic.simulation.engine import PlayedGame, play
 from evlogic.simulation.moves import load_move_model
 from evlogic.simulation.table import Table, deal
-from plain_moves import replay
 from strategies import as_game, boards
 
 LAKELAND = REPO / "examples" / "lakeland" / "board.yaml"
