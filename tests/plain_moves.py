@@ -62,6 +62,7 @@ def replay(
     assert len(held) < game_end or not moves, "a move after the game's end"
     for number, move in enumerate(moves, start=1):
         where = f"move {number} ({move})"
+        assert len(held) < game_end, f"{where}: a move (or pass) after the game's end"
         mover = names[next(order_of)]
         assert move["turn"] == number, where
         assert move["player"] == mover, f"{where}: {mover} is to move"

@@ -90,10 +90,29 @@ def test_random_boards_play_by_the_models_rules(
 @pytest.mark.parametrize("model", MOVE_MODELS)
 @pytest.mark.parametrize("agent", BUNDLED)
 def test_every_agent_plays_every_model_on_the_bundled_boards(model, agent):
-    for board, seed in ((load_board(LAKELAND), 4), (load_board(bundled_boards()["usa"]), 9)):
-        game = play(table_on(board, model, f"{agent},greedy,random", seed))
+    lakeland = {"market_size": 3, "campaign_income": 3}
+    for board, seed, numbers in (
+        (load_board(LAKELAND), 4, lakeland),
+        (load_board(bundled_boards()["usa"]), 9, {}),
+    ):
+        table = table_on(board, model, f"{agent},greedy,random", seed, **numbers)
+        game = play(table)
         assert game.report.final
         replayed(game)
+        if board.game_end < 20:  # the readable encoding on the small board only: time
+            assert play(table, readable=True).moves == game.moves
+
+
+def test_the_replay_finds_a_pass_after_the_end_and_a_wrong_legal_set():
+    game = play(table_on(load_board(LAKELAND), "campaign", "greedy,greedy", 1))
+    replayed(game)
+    last = game.moves[-1]
+    late = replace(last, turn=last.turn + 1, player=game.moves[-2].player, state=None)
+    with pytest.raises(AssertionError, match="after the game's end"):
+        replayed(replace(game, moves=(*game.moves, late)))
+    first = replace(game.moves[0], legal=game.moves[0].legal[1:])
+    with pytest.raises(AssertionError, match="legal"):
+        replayed(replace(game, moves=(first, *game.moves[1:])))
 
 
 @pytest.mark.parametrize("numbers", [{"market_size": 1}, {"market_size": 60}])
@@ -103,10 +122,12 @@ def test_a_market_of_one_and_one_larger_than_the_board(numbers):
     assert all(len(m.market or ()) <= numbers["market_size"] for m in game.moves)
 
 
-def test_a_poor_campaign_passes_and_the_turn_order_counts_the_passes():
-    game = play(table_on(load_board(LAKELAND), "campaign", "greedy,greedy", 1, campaign_income=1))
+@pytest.mark.parametrize("income", [1, 60])
+def test_a_poor_campaign_passes_and_the_turn_order_counts_the_passes(income):
+    table = table_on(load_board(LAKELAND), "campaign", "greedy,greedy", 1, campaign_income=income)
+    game = play(table)
     replayed(game)
-    assert any(m.state is None for m in game.moves)
+    assert any(m.state is None for m in game.moves) == (income == 1)
 
 
 @pytest.mark.parametrize("model", MOVE_MODELS)
