@@ -103,6 +103,16 @@ def test_every_agent_plays_every_model_on_the_bundled_boards(model, agent):
             assert play(table, readable=True).moves == game.moves
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("model", MOVE_MODELS)
+@pytest.mark.parametrize("agent", BUNDLED)
+def test_both_encodings_play_the_same_game_on_usa(model, agent):
+    table = table_on(load_board(bundled_boards()["usa"]), model, f"{agent},spoiler,random", 9)
+    game = play(table)
+    replayed(game)
+    assert play(table, readable=True).moves == game.moves
+
+
 def test_the_replay_finds_a_pass_after_the_end_and_a_wrong_legal_set():
     game = play(table_on(load_board(LAKELAND), "campaign", "greedy,greedy", 1))
     replayed(game)
