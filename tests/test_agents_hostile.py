@@ -458,3 +458,10 @@ def test_both_encodings_stop_early_under_the_same_patch(board, monkeypatch):
     for readable in (False, True):
         with pytest.raises(SolverError):
             play(table, readable=readable)
+
+
+def test_an_unsafe_agent_is_refused_when_read_not_at_its_first_turn(tmp_path):
+    path = agent_file(tmp_path, "unsafe.lp", GREEDY + "\nchoose(X) :- not candidate(X).\n")
+    message = refused_when_read(path)
+    assert message.startswith(f"{path}: line "), message
+    assert "'X' is unsafe" in message and "Traceback" not in message

@@ -280,3 +280,35 @@ def _head_atoms(head: AST) -> list[AST]:
             and element.literal.atom.symbol.ast_type == T.Function
         ]
     return []
+
+
+def refuse_unsafe(program: UserProgram) -> None:
+    """Raise an InputError naming the file and line of a rule of
+    ``program`` clingo cannot ground on its own terms (an unsafe variable:
+    one no positive body atom binds), before any game grounds it: the
+    statements added to a throwaway control and grounded with no facts."""
+    errors: list[str] = []
+
+    def logger(code: clingo.MessageCode, message: str) -> None:
+        if code == clingo.MessageCode.RuntimeError or ": error:" in message:
+            errors.append(message)
+
+    control = clingo.Control(["--warn=none"], logger=logger, message_limit=1)
+    from clingo.ast import ProgramBuilder
+
+    try:
+        with ProgramBuilder(control) as builder:
+            for statement in program.statements:
+                builder.add(statement)
+        control.ground([("base", [])])
+    except RuntimeError:
+        if errors:
+            error = user_program_error(errors[0])
+            text = error.message.replace("[#inc_base];", "").replace(":-[#inc_base].", ".")
+            text = re.sub(r"\S+:\d+:\d+-\d+: note: ", "", text)  # the notes, less their place
+            raise InputError(
+                error.source,
+                text + " (every variable must occur in a positive body atom)",
+                line=error.line,
+            ) from None
+        raise

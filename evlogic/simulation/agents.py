@@ -22,7 +22,7 @@ import clingo.ast
 
 from evlogic.asp.fragment import AGENT_INPUTS, Kind, refuse_outside
 from evlogic.asp.predicates import BOARD_FACTS
-from evlogic.asp.program import read_program
+from evlogic.asp.program import read_program, refuse_unsafe
 from evlogic.asp.soundness import refuse_unstratified
 from evlogic.errors import InputError, quote
 from evlogic.resources import display_path, rules_dir
@@ -114,6 +114,7 @@ def _read_agent(name: str, path: Path) -> Agent:
     program = read_program([path])
     refuse_outside(program, Kind.AGENT)
     refuse_unstratified(program, UNSTRATIFIED)
+    refuse_unsafe(program)
     return _agent(name, program.statements)
 
 

@@ -330,6 +330,16 @@ def _refuse_model(model: MoveModel, decision: _Decision, turn: int, ids: Sequenc
             f"the move model makes {state} legal at turn {turn}, "
             "which a player holds: a legal move wins a state nobody holds",
         )
+    decision.shown_wrong += [f"market({x})" for x in decision.market if not 0 <= x < len(ids)]
+    decision.shown_wrong += [
+        f"points({p},{n})" for p, n in decision.points.items() if p not in decision.totals
+    ]
+    if decision.shown_wrong:
+        raise InputError(
+            model.source,
+            f"the move model shows {decision.shown_wrong[0]} at turn {turn}: market/1 takes "
+            "a state, points/2 a player and a whole number (states and players are numbers)",
+        )
     if decision.stray:
         raise InputError(
             model.source,
@@ -355,6 +365,7 @@ class _Decision:
     market: list[int] = field(default_factory=list)  # face-up states, when recorded
     points: dict[int, int] = field(default_factory=dict)  # player -> points, when recorded
     illegal: bool = False  # the agent chose a move that is not legal
+    shown_wrong: list[str] = field(default_factory=list)  # market/points of no state, player
     next: list[Symbol] = field(default_factory=list)  # the model's state after the move
 
 
@@ -674,9 +685,15 @@ def _read_model(decision: _Decision, name: str, arguments: Sequence[Symbol]) -> 
     elif name == "barred":
         decision.barred.add(arguments[1].number)
     elif name == "market":
-        decision.market.append(arguments[1].number)
+        if arguments[1].type == clingo.SymbolType.Number:
+            decision.market.append(arguments[1].number)
+        else:
+            decision.shown_wrong.append(f"market({arguments[1]})")
     elif name == "points":
-        decision.points[arguments[1].number] = arguments[2].number
+        if all(argument.type == clingo.SymbolType.Number for argument in arguments[1:]):
+            decision.points[arguments[1].number] = arguments[2].number
+        else:
+            decision.shown_wrong.append(f"points({arguments[1]},{arguments[2]})")
     elif name == "stuck":
         decision.stuck = True
     elif name == "claimed_legal":

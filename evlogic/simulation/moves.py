@@ -33,7 +33,7 @@ import clingo.ast
 
 from evlogic.asp.fragment import MOVE_INPUTS, MOVE_OUTPUTS, Kind, refuse_outside
 from evlogic.asp.predicates import BOARD_FACTS
-from evlogic.asp.program import read_program
+from evlogic.asp.program import read_program, refuse_unsafe
 from evlogic.asp.soundness import refuse_unstratified
 from evlogic.errors import InputError
 from evlogic.loading.rulesets import MOVE_MODELS, RuleSet
@@ -101,6 +101,7 @@ def load_move_model(reference: str) -> MoveModel:
     program = read_program([path])
     refuse_outside(program, Kind.MOVES)
     refuse_unstratified(program, UNSTRATIFIED)
+    refuse_unsafe(program)
     waits = _reading_does(program.statements)
     settings = tuple(sorted(_settings(program.statements)))
     before = [node for node in program.statements if _head(node) not in waits]
