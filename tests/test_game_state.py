@@ -139,6 +139,7 @@ def test_the_library_deals_the_state_play_would_deal():
     assert state.after(first.state) == first.totals
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("model", MOVE_MODELS)
 def test_the_bundled_models_pass_the_checks_a_designer_s_program_gets(model, monkeypatch):
     """The engine grounds rules/play/model.lp's checks part only for a

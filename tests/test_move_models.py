@@ -230,7 +230,9 @@ HOSTILE = [
 @pytest.mark.parametrize(("name", "text", "wording"), HOSTILE, ids=[h[0] for h in HOSTILE])
 def test_a_hostile_move_program_is_one_line_naming_it_exit_2(tmp_path, name, text, wording):
     program = write(tmp_path, name, text)
-    done = run_subprocess("play", "--board", str(LAKELAND), "--moves", str(program))
+    done = run_subprocess(
+        "play", "--board", str(LAKELAND), "--moves", str(program), "--players", "1"
+    )
     assert done.code == 2, (done.out, done.err)
     lines = done.err.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in done.err, done.err
