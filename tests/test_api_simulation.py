@@ -38,6 +38,7 @@ def test_play_on_from_a_game_file(cli):
     assert evlogic.play(game, agents="spoiler").to_json() + "\n" == result.out
 
 
+@pytest.mark.slow
 def test_balance_is_the_command(cli):
     report = evlogic.balance(games=20, seed=1, players=2, board="usa")
     assert isinstance(report, BalanceReport)
@@ -77,6 +78,7 @@ def test_bad_input_raises_the_commands_message(cli):
     assert result.err == f"evlogic: error: {raised.value}\n"
 
 
+@pytest.mark.slow
 def test_tune_is_the_command(cli):
     report = evlogic.tune(SPACE, games=4, budget=8, players=2)
     assert isinstance(report, TuneReport)

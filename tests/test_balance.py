@@ -161,6 +161,7 @@ def test_worker_processes_give_the_same_output(cli, tmp_path):
     assert two_lines == one_lines
 
 
+@pytest.mark.slow
 def test_a_dask_cluster_gives_the_same_output(cli, tmp_path):
     distributed = pytest.importorskip("distributed")
     args = ("--games", "12", "--seed", "9")

@@ -37,6 +37,7 @@ def batch(
     return [json.loads(line) for line in text.splitlines()], failed
 
 
+@pytest.mark.slow
 @settings(
     max_examples=25,
     deadline=None,
@@ -217,6 +218,7 @@ def lattice(width: int, height: int) -> dict:
     return {"name": "lattice", "states": states}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("owned", "bonus"), [(["S30.24", "S35.30"], 0), (["S30.24", "S31.24", "S29.25"], 25)]
 )
@@ -262,6 +264,7 @@ def test_cli_exit_status_and_files(tmp_path):
     assert missing.returncode == 2 and missing.stderr.startswith("evlogic: error: nope.jsonl")
 
 
+@pytest.mark.slow
 def test_interrupted_run_leaves_whole_lines(tmp_path):
     games = tmp_path / "games.jsonl"
     games.write_text("\n".join(sample_lines(30000)) + "\n")

@@ -128,6 +128,7 @@ def test_a_board_file_that_fails_unforeseen_is_that_line_s_error(tmp_path, monke
     assert reports[0]["error"] == expected
 
 
+@pytest.mark.slow
 def test_a_grounding_that_runs_out_of_memory_is_that_line_s_error(tmp_path):
     (tmp_path / "bomb.lp").write_text("bomb(X, f(X, X + 1, X + 2, X + 3)) :- X = 1..100000000.\n")
     (tmp_path / "bomb.yaml").write_text("name: bomb\nextends: standard\nprograms: [bomb.lp]\n")
@@ -142,6 +143,7 @@ def test_a_grounding_that_runs_out_of_memory_is_that_line_s_error(tmp_path):
     check_in_place(result.out, {3: "ran out of memory scoring this line (the limit is 300 MiB"}, 5)
 
 
+@pytest.mark.slow
 def test_a_line_past_the_time_limit_is_that_line_s_error(cli, tmp_path):
     # The closure of a chain of 3,000 links: grounding takes far longer than 2 s.
     (tmp_path / "slow.lp").write_text(
@@ -180,6 +182,7 @@ class FakeRunner:
         return key, score_chunk(piece, options)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("timed_out", [False, True])
 def test_a_lost_chunk_is_split_down_to_the_line_at_fault(tmp_path, timed_out):
     lines = list(enumerate(good_lines(250), start=1))
@@ -264,6 +267,7 @@ def whole_lines(out: Path) -> list[int]:
     return numbers
 
 
+@pytest.mark.slow
 def test_a_killed_worker_is_replaced_and_nothing_is_lost(tmp_path):
     process, out = start_batch(tmp_path, 6000, "--jobs", "2", "--chunk-size", "200")
     workers = [pid for pid in children_of(process.pid) if b"resource_tracker" not in _cmdline(pid)]
@@ -434,6 +438,7 @@ def task(kind: str) -> str:
     return f"{kind} done in {os.getpid()}"
 
 
+@pytest.mark.slow
 def test_workers_know_which_task_a_dead_or_slow_worker_held():
     kinds = ["ok", "die", "ok", "sleep", "ok", "die", "ok", "ok"]
     with Workers(2, tasks_per_worker=2, timeout=3, death_note="; a note") as workers:
@@ -502,6 +507,7 @@ def readable_rules(folder: Path) -> str:
     return str(folder / "readable.yaml")
 
 
+@pytest.mark.slow
 def test_a_key_given_twice_is_that_line_s_error_on_either_path(cli, tmp_path):
     """json keeps the last of two equal keys: a second "players" (or a
     player's second "home") would be scored silently, on the last one."""

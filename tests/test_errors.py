@@ -751,6 +751,7 @@ def test_a_total_just_within_32_bits_is_reported(cli, tmp_path):
     assert report["players"][0]["total"] == 2_000_000_000 + 39
 
 
+@pytest.mark.slow
 def test_a_siege_penalty_beyond_32_bits_is_an_error(cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     count = 2200  # 2,200 siege states x 1,000,000 > 2^31

@@ -175,6 +175,7 @@ def test_witnesses_agree_with_the_plain_scorer(position, data):
     }
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions(), st.data())
 def test_what_if_gains_are_real_rescoring(position, data):

@@ -314,6 +314,7 @@ def test_a_dealt_game_is_the_plain_playouts_game(table):
     assert engine_game(table) == plain_game(table)
 
 
+@pytest.mark.slow
 @examples(25)
 @given(st.one_of(positions(), usa_positions()), rule_sets, agent_lists, st.integers(0, 2**32))
 def test_a_game_from_a_position_is_the_plain_playouts_game(position, rules, names, seed):

@@ -183,6 +183,7 @@ def assert_one_legend_names_every_mark_drawn(page: str) -> None:
     assert len(named) == len({mark for mark, _ in named})
 
 
+@pytest.mark.slow
 def test_the_subtitle_says_when_nothing_differs(cli, tmp_path):
     (tmp_path / "mine.yaml").write_text("name: mine\nextends: standard\n")
     for rules, against in (("standard", "standard"), (tmp_path / "mine.yaml", "standard")):

@@ -254,6 +254,7 @@ def test_scoring_stuck_in_grounding_stops_at_its_time_limit(tmp_path, huge_rules
     ]
 
 
+@pytest.mark.slow
 def test_running_out_of_memory_is_one_line(tmp_path, huge_rules):
     result = run_subprocess(
         "score", "--rules", "huge.yaml", "--memory-limit", "400", "--timeout", "100", cwd=tmp_path

@@ -142,6 +142,7 @@ def test_bad_input_is_400_in_one_line(client, body, wording):
     assert wording in one_line_error(client.post("/api/balance", json=body), 400)
 
 
+@pytest.mark.slow
 def test_a_run_under_a_move_model_is_the_command_lines_report(client):
     body = {**SMALL, "rules": ["standard"], "games": 2, "moves": "campaign"}
     started = client.post("/api/balance", json=body)

@@ -328,6 +328,7 @@ def test_a_board_laid_out_slowly_holds_up_no_other_request(dense_server):
     ]
 
 
+@pytest.mark.slow
 def test_a_worker_past_its_memory_limit_is_503_and_the_server_goes_on(dense_server):
     """A complete graph of 100 states, all owned: within the bound, about
     500 MB to score; the workers here may have 256 MiB."""
