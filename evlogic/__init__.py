@@ -48,11 +48,15 @@ if TYPE_CHECKING:
     from evlogic.api.simulation import (
         BalanceReport,
         GameState,
+        LadderReport,
         PlayReport,
+        SolveReport,
         TuneReport,
         balance,
         game_state,
+        ladder,
         play,
+        solve,
         tune,
     )
     from evlogic.drawing.diagram import draw_diagram
@@ -98,6 +102,10 @@ _MODULES = {
     "PlayReport": "evlogic.api.simulation",
     "BalanceReport": "evlogic.api.simulation",
     "TuneReport": "evlogic.api.simulation",
+    "solve": "evlogic.api.simulation",
+    "ladder": "evlogic.api.simulation",
+    "LadderReport": "evlogic.api.simulation",
+    "SolveReport": "evlogic.api.simulation",
     # what they read and report
     "score_file": "evlogic.reports.score",
     "score_game": "evlogic.reports.score",
@@ -145,6 +153,7 @@ __all__ = [
     "Game",
     "GameState",
     "InputError",
+    "LadderReport",
     "LayoutResult",
     "PlayReport",
     "Player",
@@ -154,6 +163,7 @@ __all__ = [
     "SampleResult",
     "ScoreReport",
     "ScoreResult",
+    "SolveReport",
     "State",
     "TuneReport",
     "VerifyResult",
@@ -168,6 +178,7 @@ __all__ = [
     "explain",
     "explain_game",
     "game_state",
+    "ladder",
     "layout",
     "load_board",
     "load_game",
@@ -178,6 +189,7 @@ __all__ = [
     "score",
     "score_file",
     "score_game",
+    "solve",
     "tune",
     "verify",
 ]

@@ -207,6 +207,20 @@ def test_the_move_models_table_is_what_balance_says_now():
     assert module.regenerate(page) == page
 
 
+@pytest.mark.slow
+def test_the_ladder_table_is_what_ladder_says_now():
+    """docs/play.md's ladders on usa are two real ladder runs (regenerate
+    with: python docs/generate_ladder_table.py)."""
+    spec = importlib.util.spec_from_file_location(
+        "generate_ladder_table", DOCS / "generate_ladder_table.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    page = (DOCS / "play.md").read_text(encoding="utf-8")
+    assert module.regenerate(page) == page
+
+
 PROLOG = re.compile(r"^```prolog\n(.*?)^```$", re.S | re.M)
 
 

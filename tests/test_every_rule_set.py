@@ -190,3 +190,16 @@ def test_tune_from_a_rule_set_with_a_program(cli, tmp_path):
     tune = cli("tune", space, "--board", BOARD, "--players", "2", "--games", "2", "-o", best)
     answered(tune, 0)
     answered(cli("score", GAME, "--rules", best), 0)
+
+
+def test_solve(cli, rules):
+    """Perfect play under every rule set; its agents through the game-state
+    API, which takes rule sets of numbers only (refused as documented)."""
+    solved = cli("solve", BOARD, "--homes", "W,E", "--rules", rules, "--format", "json")
+    answered(solved, 0)
+    assert [seat["seat"] for seat in solved.json()["value"]] == [1, 2]
+    measured = cli("solve", BOARD, "--homes", "W,E", "--rules", rules, "--agents", "greedy")
+    if has_programs(rules):
+        refused_as_documented(measured, rules)
+    else:
+        answered(measured, 0)

@@ -47,9 +47,11 @@ def test_the_schemas_are_valid_draft_2020_12():
         "diff",
         "explain",
         "game",
+        "ladder",
         "play",
         "rules",
         "score",
+        "solve",
         "tune",
     ]
     for name in schema_names():

@@ -17,7 +17,7 @@ command's overall ``--timeout``, ``--format``, ``-o``) stays there.
 - :mod:`evlogic.api.scoring`: score, explain, diagram, verify, batch, sample
 - :mod:`evlogic.api.searches`: check, diff, board_report, layout
 - :mod:`evlogic.api.pages`: rulebook
-- :mod:`evlogic.api.simulation`: play, balance, tune, and game_state (a
+- :mod:`evlogic.api.simulation`: play, balance, tune, solve, and game_state (a
   game moved on move by move: no command, the API of docs/play.md)
 
 They are imported on first use from the package itself::

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Literal
@@ -17,8 +17,10 @@ from evlogic.errors import InputError, quote
 from evlogic.loading.rulesets import RuleSet, load_rule_set, with_moves
 from evlogic.loading.space import Space, load_space
 from evlogic.reports.balance_figures import BalanceReport
+from evlogic.reports.ladder import LadderReport
 from evlogic.simulation.balance import Record
 from evlogic.simulation.report import PlayReport
+from evlogic.simulation.solving import SolveReport
 from evlogic.simulation.state import GameState
 from evlogic.simulation.table import Table
 from evlogic.simulation.tune_report import TuneReport
@@ -26,11 +28,15 @@ from evlogic.simulation.tune_report import TuneReport
 __all__ = [
     "BalanceReport",
     "GameState",
+    "LadderReport",
     "PlayReport",
+    "SolveReport",
     "TuneReport",
     "balance",
     "game_state",
+    "ladder",
     "play",
+    "solve",
     "tune",
 ]
 
@@ -39,6 +45,12 @@ Order = Literal["snake", "round-robin"]
 
 #: Players when neither ``players`` nor a game file says.
 DEFAULT_PLAYERS = 4
+
+#: The ladder's agents when none are named, weakest first.
+LADDER_AGENTS = "random,face,greedy"
+
+#: Players solve seats when neither ``players`` nor ``homes`` says.
+SOLVE_PLAYERS = 2
 
 #: Spaces tune plays whole without being given a budget.
 DEFAULT_BUDGET_CANDIDATES = 32
@@ -391,3 +403,152 @@ def tune(
         progress=progress,
     )
     return tune_document(loaded, options, result)
+
+
+def solve(
+    board: BoardInput,
+    *,
+    players: int | None = None,
+    homes: str | Sequence[str] | None = None,
+    rules: RulesInput | None = None,
+    moves: str | None = None,
+    order: Order = "snake",
+    agents: str | Sequence[str] | None = None,
+    seed: int = 0,
+) -> SolveReport:
+    """Perfect play on a small board (docs/play.md, "Perfect play"): every
+    position of the game searched, each player maximising its own final
+    total less the best rival's (for two players: minimax of seat 1's
+    margin), ties between equally good moves going to the smallest state
+    id.  Every position is ruled on by the move model's rules and every
+    final position scored by score's rules.
+
+    ``board``: a bundled board name, a board file or a loaded
+    :class:`evlogic.Board`; at most 14 states nobody holds at the start
+    for two players, 10 for three or more.
+    ``players``: how many players (default: as many as ``homes``, else 2).
+    ``homes``: the homes in seat order (turn order), comma-separated or a
+    list of state ids (default: dealt at random by ``seed``).
+    ``rules``: a rule set name, file or loaded RuleSet (default "standard").
+    ``moves``: the move model, overriding the rule set's.
+    ``order``: "snake" or "round-robin".
+    ``agents``: agents to measure against perfect play (comma-separated
+    or a list): how often each chooses a perfect move where perfect play
+    goes, and its margin with every rival playing perfectly.
+    ``seed``: deals the homes (unless given) and shuffles a market's deck.
+
+    Returns a :class:`evlogic.simulation.solving.SolveReport`: ``value``
+    (each seat's total and margin under perfect play), ``first_move``,
+    ``positions``, ``agents``, ``to_json()`` and ``to_text()``.  Bad input
+    (a board over the bound included) raises :class:`evlogic.InputError`.
+
+    >>> report = evlogic.solve("examples/lakeland/board.yaml", homes="W,E")
+    >>> [(seat.seat, seat.total, seat.margin) for seat in report.value]
+    [(1, 30, 10), (2, 20, -10)]
+    """
+    from evlogic.simulation.agents import load_agents
+    from evlogic.simulation.solving import solve_table
+    from evlogic.simulation.table import deal, homed
+
+    loaded_board = board_of(board, "BOARD")
+    loaded_rules = _rules(rules, moves)
+    chosen = _listed(homes, "--homes")
+    count = players if players is not None else len(chosen) if chosen else SOLVE_PLAYERS
+    if count < 2:
+        raise InputError("--players", f"{count}: perfect play needs at least two players")
+    seats = load_agents("greedy", count)  # (solve plays no seat's agent)
+    if chosen:
+        _check_homes(loaded_board.states, chosen, count)
+        table = homed(loaded_board, loaded_rules, chosen, seats, order, seed)
+    else:
+        table = deal(loaded_board, loaded_rules, seats, order, seed)
+    return solve_table(table, _listed(agents, "--agents"))
+
+
+def _listed(text: str | Sequence[str] | None, option: str) -> tuple[str, ...]:
+    """A comma-separated option (or a list): its items, none empty."""
+    if text is None:
+        return ()
+    items = [part.strip() for part in text.split(",")] if isinstance(text, str) else list(text)
+    if any(not item for item in items):
+        raise InputError(option, f"an empty item in {quote(str(text))}")
+    return tuple(items)
+
+
+def _check_homes(states: Mapping[str, object], homes: tuple[str, ...], players: int) -> None:
+    from evlogic.errors import closest
+
+    if len(homes) != players:
+        raise InputError("--homes", f"{len(homes)} homes for {players} players: one a seat")
+    for home in homes:
+        if home not in states:
+            raise InputError("--homes", f"no state {quote(home)}{closest(home, list(states))}")
+        if homes.count(home) > 1:
+            raise InputError("--homes", f"{quote(home)} is two seats' home")
+
+
+def ladder(
+    *,
+    agents: str | Sequence[str] = LADDER_AGENTS,
+    board: BoardInput = "usa",
+    rules: RulesInput | None = None,
+    moves: str | None = None,
+    players: int = 2,
+    order: Order = "snake",
+    games: int = 100,
+    seed: int = 0,
+    jobs: int = 1,
+    dask: str | None = None,
+    on_game: Callable[[str], None] | None = None,
+    progress: Callable[[int], object] | None = None,
+) -> LadderReport:
+    """A skill ladder (docs/play.md, "The skill ladder"): each agent against
+    the one before it, ``games`` deals a step, each deal played in every
+    seating of the two (two players: the stronger in seat 1, then in seat
+    2; N players: the stronger in one seat and the weaker in the others,
+    rotated), so that seat and deal cancel.
+
+    ``agents``: weakest first, comma-separated or a list (default
+    random, face, greedy).
+    ``board``, ``rules``, ``moves``, ``order``, ``seed``, ``jobs``,
+    ``dask``, ``on_game``, ``progress``: as for :func:`balance`.
+    ``players``: players a game (default 2).
+    ``games``: deals a step (default 100): a step plays ``games`` times
+    ``players`` games.
+
+    Returns a :class:`evlogic.reports.ladder.LadderReport`: ``steps``
+    (each the stronger's win rate with its 95% interval and whether it is
+    significant), ``depth`` (significant steps in a row from the bottom),
+    ``ratings`` (Bradley-Terry, Elo scale), ``to_json()`` and
+    ``to_text()``.  The same however the games ran.
+
+    >>> lakeland = "examples/lakeland/board.yaml"
+    >>> report = evlogic.ladder(agents="random,greedy", board=lakeland, games=20)
+    >>> [(step.stronger, step.significant) for step in report.steps]
+    [('greedy', True)]
+    """
+    from evlogic.simulation.agents import load_agents
+    from evlogic.simulation.ladder import LadderSetup, ladder_report, play_ladder
+    from evlogic.simulation.table import deal
+
+    names = _listed(agents, "--agents")
+    if len(names) < 2:
+        raise InputError("--agents", "a ladder needs at least two agents, weakest first")
+    loaded_board = board_of(board)
+    loaded_rules = _rules(rules, moves)
+    for name in names:
+        deal(loaded_board, loaded_rules, load_agents(name, players), order, seed)
+    setup = LadderSetup(loaded_board, loaded_rules, names, players, order, games, seed)
+
+    def recorded(record: Record) -> None:
+        if on_game is not None:
+            on_game(json.dumps(record, ensure_ascii=False))
+
+    tallies = play_ladder(
+        setup,
+        jobs=jobs if dask is None else None,
+        dask_address=dask,
+        progress=progress,
+        on_game=recorded if on_game is not None else None,
+    )
+    return ladder_report(setup, tallies)

@@ -41,6 +41,8 @@ COMMANDS = (
     Command("play", "play", "play one simulated game, move by move, by agents in ASP"),
     Command("balance", "balance", "many simulated games a rule set: win rates with intervals"),
     Command("tune", "tune", "search rule numbers for the fairest game that keeps its promises"),
+    Command("ladder", "ladder", "a skill ladder: agents of rising strength, each against the last"),
+    Command("solve", "solve", "perfect play on a small board, and agents measured against it"),
     Command("verify", "verify", "check game files against the figures they expect"),
     Command(
         "board-report", "board_report", "what every home can reach: the fairness check for a board"

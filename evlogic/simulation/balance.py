@@ -53,21 +53,29 @@ class Setup:
     #: Each move's record keeps its legal set and the model's visible state
     #: (what --games-out writes).
     record: bool = False
+    #: Seatings (evlogic ladder): agents as typed, each seating playing
+    #: every game; none: ``agents`` alone.
+    seatings: tuple[str, ...] = ()
+
+    def seating_agents(self) -> tuple[str, ...]:
+        """The agents of each seating, as typed."""
+        return self.seatings or (self.agents,)
 
 
 Record = dict[str, Any]
 
 
-Task = tuple[int, int, int]  # rule set, first game, game after the last
+Task = tuple[int, int, int, int]  # seating, rule set, first game, game after the last
 
 
 def tasks_of(setup: Setup) -> Iterator[Task]:
-    """The chunks, made as they are needed: a chunk of games under each rule
-    set, then the next chunk."""
+    """The chunks, made as they are needed: a chunk of games under each
+    seating and rule set in turn, then the next chunk."""
     end = setup.first + setup.games
     for start in range(setup.first, end, CHUNK):
-        for rules in range(len(setup.rule_sets)):
-            yield rules, start, min(start + CHUNK, end)
+        for seating in range(len(setup.seating_agents())):
+            for rules in range(len(setup.rule_sets)):
+                yield seating, rules, start, min(start + CHUNK, end)
 
 
 def play_games(
@@ -82,12 +90,13 @@ def play_games(
     with ExitStack() as stack:
         results: Iterator[list[Record] | InputError]
         if dask_address is None and (jobs is None or jobs <= 1):
-            agents = load_agents(setup.agents, setup.players)
+            seatings = tuple(load_agents(a, setup.players) for a in setup.seating_agents())
             results = ordered_map(
-                _play_task, tasks_of(setup), (setup, agents), progress=progress, size=_games
+                _play_task, tasks_of(setup), (setup, seatings), progress=progress, size=_games
             )
         else:
-            load_agents(setup.agents, setup.players)  # errors here, once, not in a worker
+            for agents in setup.seating_agents():  # errors here, once, not in a worker
+                load_agents(agents, setup.players)
             pool: Pool
             if dask_address is not None:
                 pool, window, where = stack.enter_context(dask_pool(dask_address)), 64, "--dask"
@@ -145,18 +154,21 @@ def play_chunk(
 _worker_agents: dict[str, tuple[Agent, ...]] = {}
 
 
-def _play_task(task: Task, setup: Setup, agents: tuple[Agent, ...]) -> list[Record]:
-    return play_chunk(setup, agents, *task)
+def _play_task(task: Task, setup: Setup, seatings: tuple[tuple[Agent, ...], ...]) -> list[Record]:
+    seating, *rest = task
+    return play_chunk(setup, seatings[seating], *rest)
 
 
 def _worker_chunk(task: Task, setup: Setup) -> list[Record] | InputError:
     """A task on a worker: its records, or the InputError that stopped it
     (an agent that chose two states), sent back as a value to be raised."""
     try:
-        agents = _worker_agents.get(setup.agents)
+        seating, *rest = task
+        typed = setup.seating_agents()[seating]
+        agents = _worker_agents.get(typed)
         if agents is None:
-            agents = _worker_agents[setup.agents] = load_agents(setup.agents, setup.players)
-        return play_chunk(setup, agents, *task)
+            agents = _worker_agents[typed] = load_agents(typed, setup.players)
+        return play_chunk(setup, agents, *rest)
     except InputError as error:
         return error
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import clingo
 import clingo.ast
@@ -38,6 +39,7 @@ from evlogic.asp.facts import board_program, state_ids, state_numbers
 from evlogic.asp.solver import solve
 from evlogic.errors import InputError
 from evlogic.limits import checkpoint
+from evlogic.reports.score import score_game
 from evlogic.resources import rules_dir
 from evlogic.simulation.engine import PASSES_A_PLAYER, _scored, deck_facts
 from evlogic.simulation.moves import MoveModel, move_model, settings_program
@@ -57,13 +59,16 @@ def unclaimed_bound(players: int) -> int:
     return BOUND_TWO_PLAYERS if players <= 2 else BOUND_MORE_PLAYERS
 
 
-@dataclass(frozen=True)
-class Position:
-    """A position of the search: each state's holder (a seat from 0, or -1),
-    the model's state (``holds/1``: what ``next/1`` said), the turn to be
-    played (from 1, passes counted)."""
+class Position(NamedTuple):
+    """A position of the search: each state's holder, as one number (the
+    digit of state number X in base players + 1 is its holder's seat + 1,
+    0 for nobody: :meth:`PerfectPlay.owners` reads it), the states somebody
+    holds (bit X), the model's state (``holds/1``: what ``next/1`` said)
+    and the turn to be played (from 1, passes counted).  Plain numbers, so
+    that a million positions hash and fit."""
 
-    owners: tuple[int, ...]
+    held: int
+    taken: int
     holds: tuple[Symbol, ...]
     turn: int
 
@@ -93,15 +98,19 @@ class PerfectPlay:
         number = state_numbers(table.board)
         # the tie order: state ids (as strings), then a pass
         self._order = sorted(range(len(self.ids)), key=lambda x: self.ids[x])
-        owners = [-1] * len(self.ids)
+        self._base = self.players + 1
+        self._power = [self._base**x for x in range(len(self.ids))]
+        held = taken = 0
         for seat, sitting in enumerate(table.seats):
             for state in (sitting.home, *sitting.states):
-                owners[number[state]] = seat
-        self.start = Position(tuple(owners), (), 1)
+                held += (seat + 1) * self._power[number[state]]
+                taken |= 1 << number[state]
+        self.start = Position(held, taken, (), 1)
         self._movers = list(itertools.islice(turn_order(self.players, table.order), 4 * 10**4))
         self._rulings: dict[tuple[object, ...], Ruling] = {}
         self._values: dict[Position, tuple[int, ...]] = {}
-        self._best: dict[Position, int] = {}
+        #: each model state once (many positions hold the same)
+        self._interned: dict[tuple[Symbol, ...], tuple[Symbol, ...]] = {}
         reads = {name for name, _arity in self.model.reads}
         self._reads_owned = "owned" in reads
         self._reads_mover = "mover" in reads
@@ -109,7 +118,8 @@ class PerfectPlay:
         self._reads_holds = "holds" in reads
         self._statements = _variable_turn(self.model.before) + _variable_turn(self.model.after)
         self._before = _variable_turn(self.model.before)
-        self._base = "\n".join(
+        self._keeps = bool(self.model.after.statements)
+        self._program = "\n".join(
             [
                 board_program(table.board),
                 table.rules.program(0),
@@ -139,10 +149,16 @@ class PerfectPlay:
             self.search(position)
         return self._values[position]
 
+    def owners(self, position: Position) -> tuple[int, ...]:
+        """Each state's holder at ``position``: a seat from 0, or -1."""
+        held, base = position.held, self._base
+        return tuple((held // power) % base - 1 for power in self._power)
+
     def best(self, position: Position) -> int | None:
-        """The perfect move at ``position`` (None once the game is over)."""
-        self.totals(position)
-        return self._best.get(position)
+        """The perfect move at ``position`` (None once the game is over):
+        the first of :meth:`perfect_moves`, the smallest state id."""
+        moves = self.perfect_moves(position)
+        return moves[0] if moves else None
 
     def perfect_moves(self, position: Position) -> tuple[int, ...]:
         """Every move as good as the best for the mover at ``position``."""
@@ -164,14 +180,21 @@ class PerfectPlay:
 
     def after(self, position: Position, move: int) -> Position:
         """The position after the mover makes ``move`` (one the rules allow)."""
-        kept = self.ruling(position).kept
-        if move not in kept:
-            kept = self._kept_after(position, move)
-        owners = position.owners
-        if move != PASS:
-            mover = self.mover(position)
-            owners = (*owners[:move], mover, *owners[move + 1 :])
-        return Position(owners, kept[move], position.turn + 1)
+        holds: tuple[Symbol, ...] = ()
+        if self._keeps:
+            kept = self.ruling(position).kept
+            if move not in kept:
+                kept = self._kept_after(position, move)
+            holds = kept[move]
+        if move == PASS:
+            return Position(position.held, position.taken, holds, position.turn + 1)
+        seat = self._movers[position.turn - 1] + 1
+        return Position(
+            position.held + seat * self._power[move],
+            position.taken | 1 << move,
+            holds,
+            position.turn + 1,
+        )
 
     # --- the search -------------------------------------------------------------------
 
@@ -207,21 +230,23 @@ class PerfectPlay:
         for layer in reversed(layers):
             checkpoint()
             for position in layer:
-                if position in self._values:
-                    continue
-                self._back_up(position)
+                if position not in self._values:
+                    self._back_up(position)
+            # a layer's rulings are done with once it is backed up: asked
+            # again on demand (what it keeps at the bound: gigabytes)
+            for position in layer:
+                self._rulings.pop(self._key(position), None)
 
     def _back_up(self, position: Position) -> None:
         mover = self.mover(position)
-        chosen, most = PASS, None
+        most: int | None = None
         value: tuple[int, ...] = ()
         for move in self._rulings[self._key(position)].moves:
             totals = self._values[self.after(position, move)]
             gained = margin(totals, mover)
             if most is None or gained > most:
-                chosen, value, most = move, totals, gained
+                value, most = totals, gained
         self._values[position] = value
-        self._best[position] = chosen
 
     def _score(self, finals: Sequence[Position]) -> None:
         """The final positions' totals, by score's rules, in one grounding."""
@@ -232,11 +257,16 @@ class PerfectPlay:
         games = []
         for position in new:
             won: dict[str, list[str]] = {name: [] for name in names}
-            for state, seat in enumerate(position.owners):
+            for state, seat in enumerate(self.owners(position)):
                 if seat >= 0 and self.ids[state] not in self._held_at_start(seat):
                     won[names[seat]].append(self.ids[state])
             games.append(self.table.game(won))
-        for position, report in zip(new, _scored(games), strict=True):
+        # a rule set with programs of its own: score's rules with them, a
+        # grounding a position (the batch grounding takes numbers only)
+        reports = (
+            [score_game(game) for game in games] if self.table.rules.programs else _scored(games)
+        )
+        for position, report in zip(new, reports, strict=True):
             self._values[position] = tuple(player.total for player in report.players)
 
     def _held_at_start(self, seat: int) -> set[str]:
@@ -247,9 +277,8 @@ class PerfectPlay:
 
     def _key(self, position: Position) -> tuple[object, ...]:
         """What the model's rules (and the game end) read of ``position``."""
-        taken = tuple(seat >= 0 for seat in position.owners)
         return (
-            position.owners if self._reads_owned else taken,
+            position.held if self._reads_owned else position.taken,
             self.mover(position) if self._reads_mover else None,
             position.turn if self._reads_turn else None,
             position.holds if self._reads_holds else None,
@@ -266,7 +295,7 @@ class PerfectPlay:
             return
         keys = list(asked)
         symbols = solve(
-            "\n".join([self._base, *self._facts(asked.values())]),
+            "\n".join([self._program, *self._facts(asked.values())]),
             [rules_dir() / "solve" / "transitions.lp"],
             None,
             self._before,
@@ -315,7 +344,7 @@ class PerfectPlay:
         facts = list(self._facts(positions))
         facts += [f"made({k},{_term(move)})." for k, (_index, move) in enumerate(pairs)]
         symbols = solve(
-            "\n".join([self._base, *facts]),
+            "\n".join([self._program, *facts]),
             [rules_dir() / "solve" / "transitions.lp"],
             None,
             self._statements,
@@ -325,7 +354,8 @@ class PerfectPlay:
             if symbol.name == "next":
                 found[symbol.arguments[0].arguments[1].number].append(symbol.arguments[1])
         for k, (index, move) in enumerate(pairs):
-            kept[index][move] = tuple(sorted(found[k]))
+            holds = tuple(sorted(found[k]))
+            kept[index][move] = self._interned.setdefault(holds, holds)
         return kept
 
     def _kept_after(self, position: Position, move: int) -> dict[int, tuple[Symbol, ...]]:
@@ -336,16 +366,22 @@ class PerfectPlay:
         return {**self._rulings[key].kept, **kept}
 
     def _facts(self, positions: Iterable[Position]) -> Iterable[str]:
+        """Each position's facts, those the model reads only (what
+        :meth:`_key` keeps of a position)."""
         for k, position in enumerate(positions):
             yield f"position({k})."
-            yield f"moving({k},{self.mover(position)})."
-            yield f"at_turn({k},{position.turn})."
-            for state, seat in enumerate(position.owners):
+            if self._reads_mover:
+                yield f"moving({k},{self.mover(position)})."
+            if self._reads_turn:
+                yield f"at_turn({k},{position.turn})."
+            for state, seat in enumerate(self.owners(position)):
                 if seat >= 0:
                     yield f"taken({k},{state})."
-                    yield f"owns({k},{seat},{state})."
-            for fact in position.holds:
-                yield f"holding({k},{fact})."
+                    if self._reads_owned:
+                        yield f"owns({k},{seat},{state})."
+            if self._reads_holds:
+                for fact in position.holds:
+                    yield f"holding({k},{fact})."
 
     def _refuse(
         self, symbol: Symbol, asked: dict[tuple[object, ...], Position], keys: Sequence[object]

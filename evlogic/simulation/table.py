@@ -58,6 +58,18 @@ def playable(board: Board, rules: RuleSet) -> None:
     check_game_end(board, rules)
 
 
+def seatable(board: Board, rules: RuleSet, players: int) -> None:
+    """Refuse a game that cannot be played, or not by ``players``: each
+    needs a home, won before the game ends."""
+    playable(board, rules)
+    ends = board.game_end if rules.game_end is None else rules.game_end
+    if players > ends:
+        raise InputError(
+            "--players",
+            f"{players} players need {players} homes, but the game ends when {ends} states are won",
+        )
+
+
 def turn_order(players: int, order: Order) -> Iterator[int]:
     """Seat indices (from 0) in turn order, without end."""
     forward = list(range(players))
@@ -81,15 +93,22 @@ def deal(
     seed: int,
 ) -> Table:
     """Homes dealt at random by ``seed``, players named P1 ... PN."""
-    playable(board, rules)
-    players = len(agents)
-    ends = board.game_end if rules.game_end is None else rules.game_end
-    if players > ends:
-        raise InputError(
-            "--players",
-            f"{players} players need {players} homes, but the game ends when {ends} states are won",
-        )
-    homes = random.Random(seed).sample(sorted(board.states), players)
+    seatable(board, rules, len(agents))
+    homes = random.Random(seed).sample(sorted(board.states), len(agents))
+    return homed(board, rules, tuple(homes), agents, order, seed)
+
+
+def homed(
+    board: Board,
+    rules: RuleSet,
+    homes: tuple[str, ...],
+    agents: tuple[Agent, ...],
+    order: Order,
+    seed: int,
+) -> Table:
+    """Players P1 ... PN at the given homes (states of ``board``, one a
+    seat, in seat order), nothing else won yet."""
+    seatable(board, rules, len(agents))
     seats = tuple(
         Seat(f"P{number}", home, (), agent)
         for number, (home, agent) in enumerate(zip(homes, agents, strict=True), start=1)
