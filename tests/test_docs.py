@@ -207,7 +207,7 @@ def test_the_move_models_table_is_what_balance_says_now():
     assert module.regenerate(page) == page
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 def test_the_ladder_table_is_what_ladder_says_now():
     """docs/play.md's ladders on usa are two real ladder runs (regenerate
     with: python docs/generate_ladder_table.py)."""

@@ -59,6 +59,8 @@ PYTHON_FACTS: dict[Predicate, str] = {
     ("at_turn", 2): "evlogic/simulation/perfect.py",
     ("holding", 2): "evlogic/simulation/perfect.py",
     ("made", 2): "evlogic/simulation/perfect.py",
+    ("held", 2): "evlogic/simulation/planning.py",
+    ("plan_size", 1): "evlogic/simulation/planning.py",
     ("layout_rows", 2): "evlogic/drawing/relayout.py",
     ("layout_columns", 2): "evlogic/drawing/relayout.py",
     ("layout_start", 3): "evlogic/drawing/relayout.py",

@@ -129,6 +129,7 @@ def test_a_small_run_is_the_command_lines_report(client):
         ),
         ({**SMALL, "agents": "greedy,clever"}, "request: agents: unknown agent 'clever'"),
         ({**SMALL, "agents": "rules/agents/greedy.lp"}, "a request cannot name a file"),
+        ({**SMALL, "agents": "lookahead:9"}, "agents: 'lookahead:9': lookahead's parameter"),
         ({**SMALL, "agents": "greedy,random,face"}, "request: agents: 3 agents for 2 players"),
         ({**SMALL, "players": 11}, "request: players: must be a whole number between 1 and 10"),
         ({**SMALL, "order": "spiral"}, "request: order: must be one of snake, round-robin"),

@@ -47,7 +47,7 @@ Order = Literal["snake", "round-robin"]
 DEFAULT_PLAYERS = 4
 
 #: The ladder's agents when none are named, weakest first.
-LADDER_AGENTS = "random,face,greedy"
+LADDER_AGENTS = "random,face,greedy,lookahead"
 
 #: Players solve seats when neither ``players`` nor ``homes`` says.
 SOLVE_PLAYERS = 2
@@ -509,7 +509,7 @@ def ladder(
     rotated), so that seat and deal cancel.
 
     ``agents``: weakest first, comma-separated or a list (default
-    random, face, greedy).
+    random, face, greedy, lookahead).
     ``board``, ``rules``, ``moves``, ``order``, ``seed``, ``jobs``,
     ``dask``, ``on_game``, ``progress``: as for :func:`balance`.
     ``players``: players a game (default 2).

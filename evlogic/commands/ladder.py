@@ -50,10 +50,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     ladder = add_command(commands, "ladder", HELP, run)
     ladder.add_argument(
         "--agents",
-        default="random,face,greedy",
+        default="random,face,greedy,lookahead",
         metavar="A,B,...",
-        help="the agents, weakest first: greedy, random, spoiler, face or .lp files "
-        "(default: random,face,greedy)",
+        help="the agents, weakest first: greedy, random, spoiler, face, lookahead[:K] or .lp files "
+        "(default: random,face,greedy,lookahead)",
     )
     ladder.add_argument(
         "--board", metavar="B", help="a bundled board name or a path (default: usa)"

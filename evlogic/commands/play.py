@@ -33,8 +33,10 @@ and the final score report.
 
 An agent chooses each move: greedy (the largest gain in its own total),
 spoiler (the largest gain in its lead over the best rival), face (face EV
-only, blind to the regional bonus and the siege), random, or a .lp file of
-your own (docs/play.md says what it reads and derives). Ties go to a state
+only, blind to the regional bonus and the siege), random, lookahead[:K]
+(the first move of the best plan of its next K moves, rivals held fixed;
+K = 3 by default), or a .lp file of your own (docs/play.md says what it
+reads and derives). Ties go to a state
 drawn by the seed: the same seed plays the same game.
 
   evlogic play --players 4 --agents greedy,random,random,random --seed 3
@@ -118,7 +120,7 @@ def add_play_options(
         default="greedy",
         metavar="A[,A...]",
         help="one agent for every seat or one a seat, in seat order: greedy, random, "
-        "spoiler, face, or a .lp file (default: greedy)",
+        "spoiler, face, lookahead[:K], or a .lp file (default: greedy)",
     )
     command.add_argument(
         "--moves",

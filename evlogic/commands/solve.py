@@ -70,7 +70,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     solve.add_argument(
         "--agents",
         metavar="A,B,...",
-        help="agents to measure against perfect play: greedy, spoiler, face, random or .lp files",
+        help="agents to measure against perfect play: greedy, spoiler, face, random, "
+        "lookahead[:K] or .lp files",
     )
     solve.add_argument(
         "--seed",

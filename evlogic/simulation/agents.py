@@ -31,6 +31,10 @@ from evlogic.simulation.stepped import Vocabulary, stepped
 #: The bundled agents, in the order --help lists them.
 BUNDLED = ("greedy", "random", "spoiler", "face")
 
+#: The bundled planning agents (evlogic.simulation.planning): their
+#: parameter (``lookahead:K``), its default and its bounds.
+PLANNERS = {"lookahead": (3, 1, 5)}
+
 #: The encoding every decision grounds beside the agent.
 MOVES = "play/moves.lp"
 
@@ -56,6 +60,15 @@ OWN = "agent_"
 
 
 @dataclass(frozen=True)
+class Planner:
+    """A planning agent's search (evlogic.simulation.planning): its kind
+    and its parameter (``lookahead``: the plan's length)."""
+
+    kind: str
+    depth: int
+
+
+@dataclass(frozen=True)
 class Agent:
     """An agent's name as the reports print it, and its statements as the
     engine grounds them, under no #program: the rules (less #show: the
@@ -71,6 +84,9 @@ class Agent:
     statements: tuple[clingo.ast.AST, ...]
     parameter: str
     reads: frozenset[tuple[str, int]]  # the inputs of STEPPED it mentions
+    #: A planning agent's search: the engine asks it for the move
+    #: (no statements are grounded in the decision's control).
+    planner: Planner | None = None
 
 
 def _agent(name: str, statements: Sequence[clingo.ast.AST]) -> Agent:
@@ -93,8 +109,11 @@ def load_agent(reference: str, field: str = "--agents") -> Agent:
     if reference in BUNDLED:
         path = bundled_agent_path(reference)
         return _read_agent(reference, path)
+    kind, colon, parameter = reference.partition(":")
+    if kind in PLANNERS:
+        return _planner(reference, kind, parameter if colon else None, field)
     if not (reference.endswith(".lp") or "/" in reference or "\\" in reference):
-        names = ", ".join(BUNDLED)
+        names = ", ".join((*BUNDLED, *(f"{kind}[:K]" for kind in PLANNERS)))
         raise InputError(
             field, f"unknown agent {quote(reference)} (bundled: {names}; or a path to a .lp file)"
         )
@@ -102,6 +121,25 @@ def load_agent(reference: str, field: str = "--agents") -> Agent:
     if not path.is_file():
         raise InputError(field, f"agent program {quote(reference)} is not a file")
     return _read_agent(display_path(path), path)
+
+
+def _planner(reference: str, kind: str, parameter: str | None, field: str) -> Agent:
+    """A bundled planning agent, ``kind[:K]``: no statements of its own in
+    a decision, its search's parameter checked."""
+    default, low, high = PLANNERS[kind]
+    depth = default
+    if parameter is not None:
+        try:
+            depth = int(parameter)
+        except ValueError:
+            depth = low - 1
+        if not low <= depth <= high:
+            raise InputError(
+                field,
+                f"{quote(reference)}: {kind}'s parameter is a whole number between {low} and "
+                f"{high}, not {quote(parameter)}",
+            )
+    return Agent(reference, (), "t", frozenset(), Planner(kind, depth))
 
 
 def _read_agent(name: str, path: Path) -> Agent:

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import clingo
 import clingo.ast
 import clingo.backend
-from clingo import Number, Symbol, Tuple_
+from clingo import Function, Number, Symbol, Tuple_
 
 from evlogic.asp.facts import Positions, board_program, number_symbol, state_ids, state_numbers
 from evlogic.asp.fragment import RULE_SET_READABLE_FILES
@@ -53,7 +53,7 @@ from evlogic.loading.rulesets import MOVE_MODELS
 from evlogic.reports.report import ScoreReport, atoms_by_position, decode
 from evlogic.reports.score import CACHED_BOARD_STATES, score_game, scoring_rules
 from evlogic.resources import rules_dir
-from evlogic.simulation.agents import MOVES, Agent
+from evlogic.simulation.agents import MOVES, Agent, Planner
 from evlogic.simulation.moves import MoveModel, move_model, settings_program
 from evlogic.simulation.stepped import add_part
 from evlogic.simulation.table import Table, turn_order
@@ -143,6 +143,7 @@ class _Playing:
     passes: int = 0  # turns passed in a row
     ended: bool = False
     holds: list[Symbol] = field(default_factory=list)  # what next/1 said last turn
+    ranks: list[int] = field(default_factory=list)  # this turn's random order, by state
 
 
 @dataclass(frozen=True)
@@ -193,7 +194,9 @@ def _play_batch(tables: Sequence[Table], record: bool) -> list[PlayedGame]:
     first = tables[0]
     ids = state_ids(first.board)
     names = [seat.name for seat in first.seats]
-    control = _Control(tables, RECORDED if record else "")
+    planners = any(seat.agent.planner is not None for seat in first.seats)
+    # a planning agent chooses among the legal moves: the decision records them
+    control = _Control(tables, RECORDED if record or planners else "")
     games = [
         _Playing(
             table,
@@ -217,7 +220,12 @@ def _play_batch(tables: Sequence[Table], record: bool) -> list[PlayedGame]:
             break
         for game in playing:
             game.free.discard(game.last[1])
-        decisions = control.decide(turn, mover, playing)
+        planner = first.seats[mover].agent.planner
+        if planner is None:
+            decisions = control.decide(turn, mover, playing)
+        else:
+            decisions = control.decide(turn, mover, playing, agent=False)
+            _planned(control, planner, turn, mover, playing, decisions, record)
         for index, game in enumerate(playing):
             _advance(game, turn, mover, decisions.get(index), ids, names)
     finals = [game.table.game(game.won) for game in games]
@@ -226,6 +234,48 @@ def _play_batch(tables: Sequence[Table], record: bool) -> list[PlayedGame]:
         PlayedGame(game.table, tuple(game.moves), final, report)
         for game, final, report in zip(games, finals, reports, strict=True)
     ]
+
+
+def _planned(
+    control: _Control | _Agents,
+    planner: Planner,
+    turn: int,
+    mover: int,
+    playing: Sequence[_Playing],
+    decisions: dict[int, _Decision],
+    record: bool,
+) -> None:
+    """A planning agent's moves at ``turn`` (evlogic.simulation.planning),
+    each decision grounded without the agent: the move it returns made as
+    the game-state API makes a move, its choice among the legal moves the
+    decision recorded."""
+    from evlogic.simulation.planning import plan_choice, plan_decision
+
+    made: dict[int, Symbol] = {}
+    for index, game in enumerate(playing):
+        decision = decisions.get(index)
+        if decision is None or decision.over:
+            continue
+        legal = frozenset(decision.legal or ())
+        choice = plan_choice(
+            planner,
+            plan_decision(
+                game.table, game.won, mover, turn, legal, frozenset(game.free), game.ranks
+            ),
+        )
+        if choice is None and not decision.passes:
+            raise SolverError(f"a planning agent found no legal move at turn {turn}")
+        move = Function("pass") if choice is None else Number(choice)
+        decision.chosen = [] if choice is None else [move]
+        made[game.number] = move
+        if not record:  # recorded for the agent, not for the log
+            decision.legal, decision.market, decision.points = None, [], {}
+    if control.reads_the_move and made:
+        following = control.given_all(turn, made)
+        for index, game in enumerate(playing):
+            decision = decisions.get(index)
+            if decision is not None and game.number in following:
+                decision.next = following[game.number]
 
 
 def _scored(finals: Sequence[Game]) -> list[ScoreReport]:
@@ -448,6 +498,7 @@ class _Control:
         self.recorded = "barred" in shown
         self._checked = model.name not in MOVE_MODELS
         self._chosen = _reads_the_move(model)
+        self.reads_the_move = self._chosen
         self._carried = ("holds", 1) in model.reads
         rules = first.rules
         self._links = {1: "links_1", 2: "links_2"}.get(rules.links_needed, "links")
@@ -507,6 +558,7 @@ class _Control:
             self._moves.append(Tuple_([Number(g), Number(seat), Number(state)]))
             ranks = list(range(1, n + 1))
             game.rng.shuffle(ranks)
+            game.ranks = ranks
             free = game.free
             self._codes.extend(
                 number_symbol((g * n + rank - 1) * n + state)
@@ -554,6 +606,22 @@ class _Control:
     # @does(t) in rules/play/model.lp
     def does(self, _turn: Symbol) -> list[Symbol]:
         return self._does
+
+    def given_all(self, turn: int, moves: dict[int, Symbol]) -> dict[int, list[Symbol]]:
+        """Turn ``turn``'s moves (by game number: a state's number or
+        pass), grounded after :meth:`decide` without an agent: what the
+        move model's next/1 says in each game."""
+        checkpoint()
+        self._does = [Tuple_([Number(game), move]) for game, move in moves.items()]
+        self.shown.clear()
+        t = Number(turn)
+        self._control.ground([("moves_after", [t]), ("given", [t])], context=self)
+        checkpoint()
+        found: dict[int, list[Symbol]] = {game: [] for game in moves}
+        for symbol in self.shown:
+            if symbol.name == "next":
+                found[symbol.arguments[0].arguments[0].number].append(symbol.arguments[1])
+        return found
 
     def given(self, turn: int, game: int, move: Symbol) -> list[Symbol]:
         """Turn ``turn``'s move ``move`` (a state's number or pass) in game
@@ -751,15 +819,20 @@ def _play_readable(table: Table, record: bool = True) -> PlayedGame:
     game = _Playing(
         table, 0, random.Random(table.seed), taken, free, {name: [] for name in names}, []
     )
-    agents = _Agents(table, RECORDED if record else "")
+    planners = any(seat.agent.planner is not None for seat in table.seats)
+    agents = _Agents(table, RECORDED if record or planners else "")
     seats = turn_order(len(table.seats), table.order)
     for turn in itertools.count(1):
         mover = next(seats)
         game.free.discard(game.last[1])
         ranks = list(range(1, len(ids) + 1))
         game.rng.shuffle(ranks)
+        game.ranks = ranks
         figures = _readable_figures(game, mover)
-        decision = agents.decide(turn, mover, figures, ranks, game)
+        planner = table.seats[mover].agent.planner
+        decision = agents.decide(turn, mover, figures, ranks, game, agent=planner is None)
+        if planner is not None:
+            _planned(agents, planner, turn, mover, [game], {0: decision}, record)
         _advance(game, turn, mover, decision, ids, names)
         if game.ended:
             break
@@ -831,6 +904,7 @@ class _Agents:
         self._figures: Sequence[Symbol] = ()
         self._ranks: list[Symbol] = []
         self._holds: list[Symbol] = []
+        self._does: list[Symbol] = []
         model = move_model(table.rules)
         self._control = control = clingo.Control(["--warn=none"])
         watch(control)  # interrupted if this work is given up on (evlogic.limits)
@@ -872,10 +946,13 @@ class _Agents:
         figures: Sequence[Symbol],
         ranks: Sequence[int],
         game: _Playing,
+        agent: bool = True,
     ) -> _Decision:
         """The mover's agent on ``figures`` (readable_decision.lp's) at
         ``turn``; ``ranks``: each state's rank in the turn's random order,
-        given for the ``free`` states, as moves.lp gives it."""
+        given for the ``free`` states, as moves.lp gives it.  Without
+        ``agent``, the turn stops before the move: :meth:`given_all` makes
+        it."""
         checkpoint()
         self._figures = figures
         self._ranks = [Tuple_([Number(x), Number(ranks[x])]) for x in sorted(game.free)]
@@ -889,12 +966,37 @@ class _Agents:
             ("figures", [t, m]),
             ("model", [t]),
             ("moves_before", [t]),
-            ("chosen", [t]),
-            ("moves_after", [t]),
-            (f"agent_{self._parts[mover]}", [t]),
         ]
+        if agent:
+            parts += [
+                ("chosen", [t]),
+                ("moves_after", [t]),
+                (f"agent_{self._parts[mover]}", [t]),
+            ]
         self._control.ground(parts, context=self)
         checkpoint()
         decision = _read(self.shown, {0: 0}, self.recorded)[0]
         _legal(decision, game.free)
         return decision
+
+    #: A move given from outside is grounded whatever the model reads.
+    reads_the_move = True
+
+    # @does(t) in rules/play/model.lp
+    def does(self, _turn: Symbol) -> list[Symbol]:
+        return self._does
+
+    def given_all(self, turn: int, moves: dict[int, Symbol]) -> dict[int, list[Symbol]]:
+        """Turn ``turn``'s move (game 0's), grounded after :meth:`decide`
+        without the agent: what the move model's next/1 says."""
+        checkpoint()
+        self._does = [Tuple_([Number(game), move]) for game, move in moves.items()]
+        self.shown.clear()
+        t = Number(turn)
+        self._control.ground([("moves_after", [t]), ("given", [t])], context=self)
+        checkpoint()
+        found: dict[int, list[Symbol]] = {game: [] for game in moves}
+        for symbol in self.shown:
+            if symbol.name == "next":
+                found[symbol.arguments[0].arguments[0].number].append(symbol.arguments[1])
+        return found

@@ -166,6 +166,8 @@ class GameState:
         InputError naming the agent and the turn."""
         if self.is_over():
             raise InputError("move", "the game is over: no agent chooses")
+        if self._choice is None and self._table.seats[self._seat].agent.planner is not None:
+            self._choice = (self._planned(),)
         if self._choice is None:
             chosen = self._control.agent_choice(self._turn_number, self._seat)
             agent = self._table.seats[self._seat].agent
@@ -189,6 +191,29 @@ class GameState:
                 )
             self._choice = (moves[0],)
         return self._choice[0]
+
+    def _planned(self) -> MoveId:
+        """A planning agent's move (evlogic.simulation.planning), from what
+        the decision recorded, as a played game asks for it."""
+        from evlogic.simulation.planning import plan_choice, plan_decision
+
+        planner = self._table.seats[self._seat].agent.planner
+        assert planner is not None
+        decision = self._current().decision
+        game = self._game
+        choice = plan_choice(
+            planner,
+            plan_decision(
+                self._table,
+                game.won,
+                self._seat,
+                self._turn_number,
+                frozenset(decision.legal or ()),
+                frozenset(game.free),
+                game.ranks,
+            ),
+        )
+        return None if choice is None else self._ids[choice]
 
     def moves(self) -> tuple[Move, ...]:
         """The moves made so far, as a played game's log gives them."""

@@ -56,6 +56,10 @@ MAX_PLAYERS = 10
 #: board that is light (at most LIGHT_COST).
 MAX_WORK = MAX_GAMES * MAX_RULE_SETS * LIGHT_COST
 
+#: How many times a game's work a game with a planning agent costs (a usa
+#: game of two: 0.1 s by greedy agents, some 2 s with one lookahead seat).
+PLANNING_COST = 20
+
 #: Runs in progress (queued or playing) at once, and a client's.
 MAX_RUNS = 4
 RUNS_PER_CLIENT = 1
@@ -96,7 +100,7 @@ class Plan:
 def plan(catalog: Any, top: Field) -> Plan:
     """The request checked as the command line checks its options, with the
     server's bounds; InputError (400) or TooLarge (413) in one line."""
-    from evlogic.simulation.agents import BUNDLED, load_agents
+    from evlogic.simulation.agents import BUNDLED, PLANNERS, load_agents
     from evlogic.simulation.table import ORDERS, deal
 
     fields = top.fields(
@@ -133,10 +137,12 @@ def plan(catalog: Any, top: Field) -> Plan:
     agents = fields["agents"].text("agent names") if "agents" in fields else "greedy"
     for part in agents.split(","):
         name = part.strip()
-        if name and name not in BUNDLED:
+        if name and name not in BUNDLED and name.partition(":")[0] not in PLANNERS:
+            known = (*BUNDLED, *PLANNERS)
             raise fields["agents"].error(
-                f"unknown agent {quote(name)}{closest(name, BUNDLED)} (bundled: "
-                f"{', '.join(BUNDLED)}; a request cannot name a file)"
+                f"unknown agent {quote(name)}{closest(name, known)} (bundled: "
+                f"{', '.join(BUNDLED)}, {', '.join(f'{p}[:K]' for p in PLANNERS)}; "
+                "a request cannot name a file)"
             )
     order = fields["order"].text("a turn order") if "order" in fields else "snake"
     if order not in ORDERS:
@@ -150,14 +156,6 @@ def plan(catalog: Any, top: Field) -> Plan:
             field="games",
         )
     seed = fields["seed"].integer(-(2**63), 2**63 - 1) if "seed" in fields else 0
-    work = board_size(board).cost * games * len(rule_sets)
-    if work > MAX_WORK:
-        raise TooLarge(
-            SOURCE,
-            f"too much work for this server: {games} games of {len(rule_sets)} rule sets "
-            f"on a board of estimated ground size {board_size(board).cost:,} is {work:,} "
-            f"(the limit is {MAX_WORK:,}; fewer games, or evlogic balance on the command line)",
-        )
     try:
         chosen = load_agents(agents, players)
         for rules in rule_sets:
@@ -165,6 +163,18 @@ def plan(catalog: Any, top: Field) -> Plan:
     except InputError as error:  # the command line's words, at the request's field
         where = "agents" if error.source == "--agents" else "players"
         raise fields.get(where, top).error(error.message) from None
+    # a planning agent solves a search a decision: some twenty times a game's work
+    planning = PLANNING_COST if any(agent.planner is not None for agent in chosen) else 1
+    work = board_size(board).cost * games * len(rule_sets) * planning
+    if work > MAX_WORK:
+        raise TooLarge(
+            SOURCE,
+            f"too much work for this server: {games} games of {len(rule_sets)} rule sets "
+            f"on a board of estimated ground size {board_size(board).cost:,}"
+            + (f", planning agents {planning} times as costly," if planning > 1 else "")
+            + f" is {work:,} (the limit is {MAX_WORK:,}; fewer games, or evlogic balance on "
+            "the command line)",
+        )
     setup = Setup(board, rule_sets, agents, players, order, games, seed)
     heading = BalanceHeading(
         board.name, players, tuple(agent.name for agent in chosen), order, games, seed
