@@ -13,7 +13,8 @@ without end.
 
 Nothing is ruled on here.  The search walks the game layer by layer (a
 layer: the positions at one turn) and asks the rules about each layer at
-once: rules/solve/transitions.lp with the move model's statements says
+once: rules/solve/transitions.lp with the move model's statements (the
+layer's positions handed over as numbers by rules/solve/input.lp) says
 which positions are over and, at the others, the legal moves and what the
 model keeps after each (``next/1``); the final positions are scored by
 score's rules in one grounding (evlogic.simulation.engine's batch
@@ -35,7 +36,7 @@ import clingo
 import clingo.ast
 from clingo import Function, Number, Symbol
 
-from evlogic.asp.facts import board_program, state_ids, state_numbers
+from evlogic.asp.facts import board_program, number_symbol, state_ids, state_numbers
 from evlogic.asp.solver import solve
 from evlogic.errors import InputError
 from evlogic.limits import checkpoint
@@ -71,6 +72,42 @@ class Position(NamedTuple):
     taken: int
     holds: tuple[Symbol, ...]
     turn: int
+
+
+class Layer:
+    """The @-calls of rules/solve/input.lp: a layer's positions as number
+    symbols, each list by position (empty where the model reads nothing
+    of it)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.held: dict[int, list[Symbol]] = {}
+        self.holders: dict[int, list[Symbol]] = {}
+        self.movers: dict[int, list[Symbol]] = {}
+        self.turns: dict[int, list[Symbol]] = {}
+        self.kept: dict[int, list[Symbol]] = {}
+        self.moves: dict[int, list[Symbol]] = {}
+
+    def positions(self) -> list[Symbol]:
+        return [number_symbol(k) for k in range(self.size)]
+
+    def taken(self, k: Symbol) -> list[Symbol]:
+        return self.held.get(k.number, [])
+
+    def owns(self, k: Symbol) -> list[Symbol]:
+        return self.holders.get(k.number, [])
+
+    def moving(self, k: Symbol) -> list[Symbol]:
+        return self.movers.get(k.number, [])
+
+    def at_turn(self, k: Symbol) -> list[Symbol]:
+        return self.turns.get(k.number, [])
+
+    def holding(self, k: Symbol) -> list[Symbol]:
+        return self.kept.get(k.number, [])
+
+    def made(self, k: Symbol) -> list[Symbol]:
+        return self.moves.get(k.number, [])
 
 
 @dataclass(frozen=True)
@@ -119,6 +156,7 @@ class PerfectPlay:
         self._statements = _variable_turn(self.model.before) + _variable_turn(self.model.after)
         self._before = _variable_turn(self.model.before)
         self._keeps = bool(self.model.after.statements)
+        self._rules = [rules_dir() / "solve" / name for name in ("input.lp", "transitions.lp")]
         self._program = "\n".join(
             [
                 board_program(table.board),
@@ -294,12 +332,7 @@ class PerfectPlay:
         if not asked:
             return
         keys = list(asked)
-        symbols = solve(
-            "\n".join([self._program, *self._facts(asked.values())]),
-            [rules_dir() / "solve" / "transitions.lp"],
-            None,
-            self._before,
-        )
+        symbols = solve(self._program, self._rules, self._layer(list(asked.values())), self._before)
         over: set[int] = set()
         legal: dict[int, list[int]] = {k: [] for k in range(len(keys))}
         passes: set[int] = set()
@@ -341,14 +374,8 @@ class PerfectPlay:
             return kept
         pairs = [(index, move) for index in kept for move in moves[index]]
         positions = [asked[keys[index]] for index, _move in pairs]
-        facts = list(self._facts(positions))
-        facts += [f"made({k},{_term(move)})." for k, (_index, move) in enumerate(pairs)]
-        symbols = solve(
-            "\n".join([self._program, *facts]),
-            [rules_dir() / "solve" / "transitions.lp"],
-            None,
-            self._statements,
-        )
+        layer = self._layer(positions, [move for _index, move in pairs])
+        symbols = solve(self._program, self._rules, layer, self._statements)
         found: dict[int, list[Symbol]] = {k: [] for k in range(len(pairs))}
         for symbol in symbols:
             if symbol.name == "next":
@@ -365,23 +392,28 @@ class PerfectPlay:
         kept = self._kept({key: position}, [key], {0: (move,)}, set())[0]
         return {**self._rulings[key].kept, **kept}
 
-    def _facts(self, positions: Iterable[Position]) -> Iterable[str]:
-        """Each position's facts, those the model reads only (what
-        :meth:`_key` keeps of a position)."""
+    def _layer(self, positions: Sequence[Position], made: Sequence[int] | None = None) -> Layer:
+        """The grounding context of rules/solve/input.lp: each position's
+        numbers, those the model reads only (what :meth:`_key` keeps of a
+        position), and the move made at each, if given."""
+        layer = Layer(len(positions))
+        base = len(self.ids)
         for k, position in enumerate(positions):
-            yield f"position({k})."
             if self._reads_mover:
-                yield f"moving({k},{self.mover(position)})."
+                layer.movers[k] = [number_symbol(self.mover(position))]
             if self._reads_turn:
-                yield f"at_turn({k},{position.turn})."
-            for state, seat in enumerate(self.owners(position)):
-                if seat >= 0:
-                    yield f"taken({k},{state})."
-                    if self._reads_owned:
-                        yield f"owns({k},{seat},{state})."
+                layer.turns[k] = [number_symbol(position.turn)]
+            owners = self.owners(position)
+            layer.held[k] = [number_symbol(x) for x, seat in enumerate(owners) if seat >= 0]
+            if self._reads_owned:
+                layer.holders[k] = [
+                    number_symbol(seat * base + x) for x, seat in enumerate(owners) if seat >= 0
+                ]
             if self._reads_holds:
-                for fact in position.holds:
-                    yield f"holding({k},{fact})."
+                layer.kept[k] = list(position.holds)
+            if made is not None:
+                layer.moves[k] = [move_symbol(made[k])]
+        return layer
 
     def _refuse(
         self, symbol: Symbol, asked: dict[tuple[object, ...], Position], keys: Sequence[object]
@@ -414,10 +446,6 @@ class PerfectPlay:
 def margin(totals: Sequence[int], seat: int) -> int:
     """A seat's total less the best rival's (comparing the rules' totals)."""
     return totals[seat] - max(total for other, total in enumerate(totals) if other != seat)
-
-
-def _term(move: int) -> str:
-    return "pass" if move == PASS else str(move)
 
 
 def move_symbol(move: int) -> Symbol:
