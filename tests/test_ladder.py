@@ -5,7 +5,7 @@ rules' final totals, each seat's agent): the seatings (every deal in every
 seating of the two agents), each step's win rate and Wilson interval,
 significance, depth, and the Bradley-Terry ratings, which for a chain of
 steps have a closed form (each step's log-odds), independent of the GLM
-the command fits.
+the command fits (each game one trial of the stronger's score).
 """
 
 from __future__ import annotations
@@ -110,8 +110,8 @@ def test_every_figure_is_what_the_games_say(cli, tmp_path, players, agents, move
     rating = 0.0
     assert document["ratings"][0] == {"agent": names[0], "rating": 0.0, "low": 0.0, "high": 0.0}
     for (weaker, stronger), entry in zip(steps, document["ratings"][1:], strict=True):
-        pairs = deals * players * (players - 1)
-        wins = float(score[weaker, stronger]) * (players - 1) + 0.5
+        pairs = deals * players  # a game a trial
+        wins = float(score[weaker, stronger]) + 0.5
         rating += math.log(wins / (pairs + 1 - wins)) * 400 / math.log(10)
         assert entry["agent"] == stronger
         assert entry["rating"] == pytest.approx(rating, abs=0.11)
@@ -160,3 +160,22 @@ def test_bad_input_is_one_line_and_status_2(cli, args, message):
     )
     assert done.code == 2 and done.out == ""
     assert len(done.err.strip().splitlines()) == 1 and message in done.err, done.err
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"games": 0}, "--games: must be between 1"),
+        ({"games": 1.5}, "--games: must be a whole number"),
+        ({"players": 1}, "--players: must be between 2"),
+        ({"jobs": 0}, "--jobs: must be between 1"),
+        ({"seed": None}, "--seed: must be a whole number"),
+        ({"order": "x"}, "--order: must be snake or round-robin"),
+        ({"players": 8}, "the game ends when 8 states are won: no move would be made"),
+    ],
+)
+def test_the_library_call_raises_input_errors(arguments, message):
+    import evlogic
+
+    with pytest.raises(evlogic.InputError, match=message):
+        evlogic.ladder(agents="random,greedy", board=LAKELAND, **arguments)

@@ -218,3 +218,17 @@ def test_a_plan_of_one_move_is_greedy(model):
     ]
     greedy, planned = ([(m.player, m.state) for m in game.moves] for game in played)
     assert planned == greedy
+
+
+def test_a_rule_set_program_s_figures_count_in_the_plan(tmp_path):
+    """A rule set's program reading the region (core/3) changes a plan's
+    worth as it changes a score: lookahead:1 plays greedy's game under it."""
+    (tmp_path / "corepen.lp").write_text("face_value(G, P, corepen, -100) :- core(G, P, C).\n")
+    rules = tmp_path / "corepen.yaml"
+    rules.write_text("name: corepen\nextends: standard\nprograms: [corepen.lp]\n")
+    played = [
+        evlogic.play(board=str(LAKELAND), players=2, agents=f"{a},random", rules=rules, seed=3)
+        for a in ("greedy", "lookahead:1")
+    ]
+    greedy, planned = ([(m.player, m.state) for m in game.moves] for game in played)
+    assert planned == greedy

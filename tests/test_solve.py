@@ -126,8 +126,9 @@ def test_an_agent_against_perfect_play_is_the_plain_replay(board, players, agent
         if game.over(node):
             continue
         moves = game.perfect_moves(node)
-        judged += 1
-        perfect_count += choice(node) in [move for move, _child in moves]
+        if len(game.children(node)) > 1:  # a forced move is no choice
+            judged += 1
+            perfect_count += choice(node) in [move for move, _child in moves]
         for _move, child in moves:
             if child not in seen:
                 seen.add(child)
@@ -143,7 +144,7 @@ def test_an_agent_against_perfect_play_is_the_plain_replay(board, players, agent
         margins.append((totals[seat], game.margin(totals, seat)))
     (figures,) = report.agents
     assert figures.judged == judged
-    assert figures.optimal_move_rate == round(perfect_count / judged, 4)
+    assert figures.optimal_move_rate == (round(perfect_count / judged, 4) if judged else None)
     assert [(seat.total, seat.margin) for seat in figures.seats] == margins
     assert figures.margin_against_perfect == round(sum(m for _t, m in margins) / players, 2)
 
@@ -225,4 +226,42 @@ def test_a_game_over_at_the_start_has_no_first_move(cli, tmp_path):
     assert solved.code == 0, solved.err
     document = solved.json()
     assert (document["first_move"], document["first_moves"], document["positions"]) == (None, [], 1)
-    assert document["agents"][0]["judged"] == 0
+    assert (document["agents"][0]["judged"], document["agents"][0]["optimal_move_rate"]) == (
+        0,
+        None,
+    )
+
+
+def test_a_move_program_making_a_stray_term_legal_is_one_line(cli, tmp_path):
+    program = tmp_path / "stray.lp"
+    program.write_text("legal(foo) :- turn(T).\nlegal(X) :- unclaimed(X).\n")
+    solved = cli("solve", LAKELAND, "--homes", "W,E", "--moves", program)
+    assert solved.code == 2 and "makes 'foo' legal at turn 1" in solved.err
+    assert len(solved.err.strip().splitlines()) == 1
+
+
+def test_the_positions_searched_do_not_depend_on_the_agents_measured(cli, tmp_path):
+    """An agent that passes at will leaves the search: the positions it
+    reaches are searched then, and not counted as perfect play's."""
+    passer = tmp_path / "passer.lp"
+    passer.write_text("choose(pass) :- turn(T).\n")
+    args = ("solve", LAKELAND, "--homes", "W,E", "--moves", "campaign", "--format", "json")
+    alone = cli(*args).json()
+    measured = cli(*args, "--agents", passer).json()
+    assert measured["positions"] == alone["positions"]
+    assert measured["value"] == alone["value"]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"homes": 3}, "--homes: must be comma-separated text or a list of text"),
+        ({"players": "2"}, "--players: must be a whole number"),
+        ({"order": "spiral"}, "--order: must be snake or round-robin"),
+        ({"seed": 1.5}, "--seed: must be a whole number"),
+        ({"rules": 5}, "--rules: must be a rule set name, a path or a RuleSet"),
+    ],
+)
+def test_the_library_call_raises_input_errors(arguments, message):
+    with pytest.raises(evlogic.InputError, match=message):
+        evlogic.solve(LAKELAND, **arguments)

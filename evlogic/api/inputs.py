@@ -34,7 +34,9 @@ def rule_set(rules: RulesInput | None) -> RuleSet | None:
     """``rules`` loaded (as --rules reads it); None stays None."""
     if rules is None or isinstance(rules, RuleSet):
         return rules
-    return load_rule_set(os.fspath(rules), Path.cwd())
+    return load_rule_set(
+        _path_text(rules, "--rules", "a rule set name, a path or a RuleSet"), Path.cwd()
+    )
 
 
 def rules_name(rules: RulesInput | None) -> str | None:
@@ -77,7 +79,16 @@ def board_argument(reference: str, option: str = "--board") -> Board:
 
 def board_of(board: BoardInput, option: str = "--board") -> Board:
     """``board`` loaded, as the command line's ``option`` reads it."""
-    return board if isinstance(board, Board) else board_argument(os.fspath(board), option)
+    if isinstance(board, Board):
+        return board
+    return board_argument(_path_text(board, option, "a board name, a path or a Board"), option)
+
+
+def _path_text(value: object, option: str, what: str) -> str:
+    """A name or path given as text or path-like (else an InputError)."""
+    if not isinstance(value, (str, os.PathLike)):
+        raise InputError(option, f"must be {what}, not {value!r}")
+    return os.fspath(value)
 
 
 def board_name(board: BoardInput) -> str:

@@ -12,7 +12,17 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
-from evlogic.api.inputs import BoardInput, GameInput, PathText, RulesInput, board_of, game_of
+from evlogic.api.inputs import (
+    BoardInput,
+    GameInput,
+    PathText,
+    RulesInput,
+    board_of,
+    game_of,
+)
+from evlogic.api.inputs import (
+    rule_set as loaded_rule_set,
+)
 from evlogic.errors import InputError, quote
 from evlogic.loading.rulesets import RuleSet, load_rule_set, with_moves
 from evlogic.loading.space import Space, load_space
@@ -57,12 +67,7 @@ DEFAULT_BUDGET_CANDIDATES = 32
 
 
 def _rules(rules: RulesInput | None, moves: str | None = None) -> RuleSet:
-    if rules is None:
-        loaded = load_rule_set("standard")
-    elif isinstance(rules, RuleSet):
-        loaded = rules
-    else:
-        loaded = load_rule_set(os.fspath(rules), Path.cwd())
+    loaded = loaded_rule_set(rules) or load_rule_set("standard")
     return _moved(loaded, moves)
 
 
@@ -453,9 +458,13 @@ def solve(
     loaded_board = board_of(board, "BOARD")
     loaded_rules = _rules(rules, moves)
     chosen = _listed(homes, "--homes")
+    if players is not None:
+        _whole(players, "--players", 2, 10_000)
+    _order(order)
+    _whole(seed, "--seed", -(2**63), 2**63 - 1)
     count = players if players is not None else len(chosen) if chosen else SOLVE_PLAYERS
     if count < 2:
-        raise InputError("--players", f"{count}: perfect play needs at least two players")
+        raise InputError("--homes", f"{count} home: perfect play needs at least two players")
     seats = load_agents("greedy", count)  # (solve plays no seat's agent)
     if chosen:
         _check_homes(loaded_board.states, chosen, count)
@@ -466,13 +475,32 @@ def solve(
 
 
 def _listed(text: str | Sequence[str] | None, option: str) -> tuple[str, ...]:
-    """A comma-separated option (or a list): its items, none empty."""
+    """A comma-separated option (or a list of text): its items, none empty."""
     if text is None:
         return ()
-    items = [part.strip() for part in text.split(",")] if isinstance(text, str) else list(text)
+    if isinstance(text, str):
+        items = [part.strip() for part in text.split(",")]
+    elif isinstance(text, (list, tuple)) and all(isinstance(item, str) for item in text):
+        items = list(text)
+    else:
+        raise InputError(option, f"must be comma-separated text or a list of text, not {text!r}")
     if any(not item for item in items):
         raise InputError(option, f"an empty item in {quote(str(text))}")
     return tuple(items)
+
+
+def _whole(value: object, option: str, low: int, high: int | None = None) -> None:
+    """A library argument the command line reads as a whole number."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InputError(option, f"must be a whole number, not {value!r}")
+    if value < low or (high is not None and value > high):
+        bounds = f"at least {low}" if high is None else f"between {low} and {high}"
+        raise InputError(option, f"must be {bounds}, not {value}")
+
+
+def _order(order: object) -> None:
+    if order not in ("snake", "round-robin"):
+        raise InputError("--order", f"must be snake or round-robin, not {order!r}")
 
 
 def _check_homes(states: Mapping[str, object], homes: tuple[str, ...], players: int) -> None:
@@ -534,8 +562,20 @@ def ladder(
     names = _listed(agents, "--agents")
     if len(names) < 2:
         raise InputError("--agents", "a ladder needs at least two agents, weakest first")
+    _whole(players, "--players", 2, 10_000)
+    _whole(games, "--games", 1, 1_000_000)
+    _whole(seed, "--seed", -(2**63), 2**63 - 1)
+    _whole(jobs, "--jobs", 1, 256)
+    _order(order)
     loaded_board = board_of(board)
     loaded_rules = _rules(rules, moves)
+    ends = loaded_board.game_end if loaded_rules.game_end is None else loaded_rules.game_end
+    if players >= ends:
+        raise InputError(
+            "--players",
+            f"{players} players hold {players} homes, and the game ends when {ends} states "
+            "are won: no move would be made",
+        )
     for name in names:
         deal(loaded_board, loaded_rules, load_agents(name, players), order, seed)
     setup = LadderSetup(loaded_board, loaded_rules, names, players, order, games, seed)

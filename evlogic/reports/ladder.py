@@ -11,12 +11,13 @@ interval, the ladder's depth and a rating for each agent.
 - ``depth``: the significant steps in a row from the bottom (Lantz et al.,
   *Depth in Strategic Games*, 2017: a chain of players each reliably
   beating the last).
-- ``ratings``: a Bradley-Terry model of the pairwise results (the
-  stronger against each weaker seat), fitted as a binomial GLM with a logit
-  link by statsmodels, on the Elo scale (400 points: ten to one odds), the
-  first agent fixed at 0, each with its 95% Wald interval.  Half a win and
-  half a loss are added to every step (the Haldane-Anscombe correction),
-  so that a step won every time has a finite rating.
+- ``ratings``: a Bradley-Terry model of the steps' results (each game one
+  trial of the stronger's score: the seats of one game are not independent
+  comparisons), fitted as a binomial GLM with a logit link by statsmodels,
+  on the Elo scale (400 points: ten to one odds), the first agent fixed
+  at 0, each with its 95% Wald interval.  Half a win and half a loss are
+  added to every step (the Haldane-Anscombe correction), so that a step
+  won every time has a finite rating.
 """
 
 from __future__ import annotations
@@ -116,15 +117,12 @@ class LadderReport:
 @dataclass(frozen=True)
 class Comparison:
     """A step's results, as the figures read them: the stronger's summed
-    score over ``games`` games, and over its ``pairs`` comparisons with a
-    weaker seat what it won (ties a half)."""
+    score over ``games`` games."""
 
     weaker: str
     stronger: str
     games: int
     score: float
-    pairs: int
-    pair_wins: float
 
 
 def step_figures(comparison: Comparison) -> Step:
@@ -152,7 +150,8 @@ def depth(steps: Sequence[Step]) -> int:
 
 
 def ratings(agents: Sequence[str], comparisons: Sequence[Comparison]) -> tuple[Rating, ...]:
-    """Bradley-Terry ratings of ``agents`` from the steps' pairwise results."""
+    """Bradley-Terry ratings of ``agents`` from the steps' results, a game
+    a trial of the stronger's score."""
     import numpy as np
     import statsmodels.api as sm
 
@@ -168,8 +167,8 @@ def ratings(agents: Sequence[str], comparisons: Sequence[Comparison]) -> tuple[R
             design[row, column[comparison.stronger]] += 1.0
         if column[comparison.weaker] >= 0:
             design[row, column[comparison.weaker]] -= 1.0
-        wins[row] = comparison.pair_wins + 0.5
-        trials[row] = comparison.pairs + 1.0
+        wins[row] = comparison.score + 0.5
+        trials[row] = comparison.games + 1.0
     model = sm.GLM(wins / trials, design, family=sm.families.Binomial(), var_weights=trials)
     with warnings.catch_warnings():
         # a chain of steps is a saturated model: fitted exactly, no residual

@@ -14,6 +14,7 @@ statements :class:`Agent` holds, never the file.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -129,10 +130,8 @@ def _planner(reference: str, kind: str, parameter: str | None, field: str) -> Ag
     default, low, high = PLANNERS[kind]
     depth = default
     if parameter is not None:
-        try:
-            depth = int(parameter)
-        except ValueError:
-            depth = low - 1
+        # plain digits only: lookahead:02, lookahead:+2 would name one agent two ways
+        depth = int(parameter) if re.fullmatch(r"[1-9][0-9]{0,2}", parameter) else low - 1
         if not low <= depth <= high:
             raise InputError(
                 field,

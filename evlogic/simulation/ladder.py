@@ -47,15 +47,12 @@ class LadderSetup:
 @dataclass(frozen=True)
 class StepTally:
     """A step's games and the stronger's score in them: ``score`` sums its
-    per-game score (each in [0, 1]); ``pairs`` counts its comparisons with
-    a weaker seat and ``pair_wins`` what it won of them (ties a half)."""
+    per-game score (each in [0, 1])."""
 
     weaker: str
     stronger: str
     games: int
     score: Fraction
-    pairs: int
-    pair_wins: Fraction
 
 
 def seatings(setup: LadderSetup) -> tuple[str, ...]:
@@ -92,23 +89,18 @@ def play_ladder(
     )
     steps = len(setup.agents) - 1
     scores = [Fraction(0)] * steps
-    pair_wins = [Fraction(0)] * steps
     records = play_games(runs, jobs, dask_address, progress)
     for seating, record in _by_seating(runs, records):
         if on_game is not None:
             on_game(record)
         step, seat = divmod(seating, setup.players)
-        score = stronger_score(record, seat)
-        scores[step] += score
-        pair_wins[step] += score * (setup.players - 1)
+        scores[step] += stronger_score(record, seat)
     return tuple(
         StepTally(
             weaker=setup.agents[step],
             stronger=setup.agents[step + 1],
             games=setup.games * setup.players,
             score=scores[step],
-            pairs=setup.games * setup.players * (setup.players - 1),
-            pair_wins=pair_wins[step],
         )
         for step in range(steps)
     )
@@ -138,14 +130,7 @@ def stronger_score(record: Record, seat: int) -> Fraction:
 def ladder_report(setup: LadderSetup, tallies: tuple[StepTally, ...]) -> LadderReport:
     """The report of a ladder's games (evlogic.reports.ladder's figures)."""
     comparisons = [
-        Comparison(
-            tally.weaker,
-            tally.stronger,
-            tally.games,
-            float(tally.score),
-            tally.pairs,
-            float(tally.pair_wins),
-        )
+        Comparison(tally.weaker, tally.stronger, tally.games, float(tally.score))
         for tally in tallies
     ]
     steps = tuple(step_figures(comparison) for comparison in comparisons)

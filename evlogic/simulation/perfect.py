@@ -336,8 +336,9 @@ class PerfectPlay:
         over: set[int] = set()
         legal: dict[int, list[int]] = {k: [] for k in range(len(keys))}
         passes: set[int] = set()
-        for symbol in symbols:
+        for symbol in symbols:  # a fault first: a stray legal term is no number
             self._refuse(symbol, asked, keys)
+        for symbol in symbols:
             if symbol.name == "over":
                 over.add(symbol.arguments[0].number)
             elif symbol.name == "legal":

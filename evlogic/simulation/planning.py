@@ -40,6 +40,7 @@ PLAN_SCORING = (
     "scoring/position.lp",
     "scoring/face.lp",
     "scoring/cores.lp",
+    "scoring/region.lp",
     "scoring/siege.lp",
     "scoring/bonus.lp",
 )

@@ -8,10 +8,11 @@ figures, each agent's moves chosen through the game-state API
 (evlogic.simulation.state) exactly as in a played game.
 
 - An agent's *optimal move rate*: over the positions perfect play reaches
-  (from the start, every player making any of its perfect moves), the
-  share where the agent, sitting at the mover's seat, chooses a perfect
-  move.  At most :data:`MOST_JUDGED` positions are judged, the nearest the
-  start first.
+  (from the start, every player making any of its perfect moves) where
+  the mover has a choice (a forced move is no test), the share where the
+  agent, sitting at the mover's seat, chooses a perfect move; None when
+  there is no such position.  At most :data:`MOST_JUDGED` positions are
+  judged, the nearest the start first.
 - An agent's *margin against perfect*: the agent in one seat, every other
   seat playing perfectly, played to the end; its margin (its total less
   the best rival's), for each seat in turn, and their mean.
@@ -63,7 +64,7 @@ class AgentFigures:
     margin."""
 
     agent: str
-    optimal_move_rate: float
+    optimal_move_rate: float | None  # None: no position to judge
     judged: int
     margin_against_perfect: float
     seats: tuple[SeatValue, ...]
@@ -163,6 +164,8 @@ def solve_table(table: Table, agents: tuple[str, ...] = ()) -> SolveReport:
     search = PerfectPlay(table)
     totals = search.totals(search.start)
     first = search.best(search.start)
+    first_moves = tuple(_move_id(search, m) for m in search.perfect_moves(search.start))
+    positions = search.positions  # (an agent's move off the search searches more)
     figures = tuple(_against_perfect(search, name) for name in agents)
     rules = table.rules
     return SolveReport(
@@ -175,10 +178,10 @@ def solve_table(table: Table, agents: tuple[str, ...] = ()) -> SolveReport:
         seed=table.seed,
         game_end=table.board.game_end if rules.game_end is None else rules.game_end,
         unclaimed=unclaimed,
-        positions=search.positions,
+        positions=positions,
         value=_seat_values(table, totals),
         first_move=None if first is None else _move_id(search, first),
-        first_moves=tuple(_move_id(search, m) for m in search.perfect_moves(search.start)),
+        first_moves=first_moves,
         agents=figures,
     )
 
@@ -217,10 +220,11 @@ def _against_perfect(search: PerfectPlay, agent: str) -> AgentFigures:
     return AgentFigures(agent, rate, judged, round(mean, 2), seats)
 
 
-def _optimal_move_rate(search: PerfectPlay, table: Table) -> tuple[float, int]:
-    """The share of the positions perfect play reaches (at most
-    MOST_JUDGED, nearest the start first) where the mover's agent chooses a
-    perfect move."""
+def _optimal_move_rate(search: PerfectPlay, table: Table) -> tuple[float | None, int]:
+    """The share of the positions perfect play reaches where the mover has
+    a choice (two moves or more searched; at most MOST_JUDGED, nearest the
+    start first) at which the mover's agent chooses a perfect move; None
+    when there is no such position."""
     seen: set[Position] = {search.start}
     waiting: deque[tuple[Position, GameState]] = deque([(search.start, GameState(table))])
     judged = perfect = 0
@@ -230,8 +234,9 @@ def _optimal_move_rate(search: PerfectPlay, table: Table) -> tuple[float, int]:
         moves = search.perfect_moves(position)
         if not moves:  # the game is over
             continue
-        judged += 1
-        perfect += _move_number(search, state.choice()) in moves
+        if len(search.ruling(position).moves) > 1:  # a forced move is no choice
+            judged += 1
+            perfect += _move_number(search, state.choice()) in moves
         for move in moves:
             child = search.after(position, move)
             if child not in seen:
@@ -239,7 +244,7 @@ def _optimal_move_rate(search: PerfectPlay, table: Table) -> tuple[float, int]:
                 following = state.clone()
                 following.apply(_move_id(search, move))
                 waiting.append((child, following))
-    return (round(perfect / judged, 4) if judged else 1.0), judged
+    return (round(perfect / judged, 4) if judged else None), judged
 
 
 def _agent_in_seat(search: PerfectPlay, table: Table, seat: int) -> SeatValue:
@@ -270,10 +275,10 @@ def solve_to_text(report: SolveReport) -> str:
     lines = [
         f"{report.board}: {report.players} players ({homes}), rules {report.rules}, "
         f"moves {report.moves_model}, {report.order} order, seed {report.seed}",
-        f"{report.unclaimed} states nobody holds; the game ends when {report.game_end} "
-        "states are won",
+        f"{_count(report.unclaimed, 'state')} nobody holds; the game ends when "
+        f"{_count(report.game_end, 'state')} {'is' if report.game_end == 1 else 'are'} won",
         "",
-        f"Perfect play ({report.positions} positions searched):",
+        f"Perfect play ({_count(report.positions, 'position')} searched):",
     ]
     lines += [
         f"  seat {seat.seat} {seat.player}: total {seat.total}, margin {seat.margin:+d}"
@@ -289,9 +294,17 @@ def solve_to_text(report: SolveReport) -> str:
         width = max(len(agent.agent) for agent in report.agents)
         for agent in report.agents:
             margins = ", ".join(f"seat {seat.seat} {seat.margin:+d}" for seat in agent.seats)
+            rate = (
+                "no choice to judge"
+                if agent.optimal_move_rate is None
+                else f"perfect moves {100 * agent.optimal_move_rate:.1f}% of {agent.judged}"
+            )
             lines.append(
-                f"  {agent.agent:{width}}  perfect moves {100 * agent.optimal_move_rate:.1f}% "
-                f"of {agent.judged}; margin against perfect {agent.margin_against_perfect:+.2f} "
-                f"({margins})"
+                f"  {agent.agent:{width}}  {rate}; margin against perfect "
+                f"{agent.margin_against_perfect:+.2f} ({margins})"
             )
     return "\n".join(lines) + "\n"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
