@@ -13,8 +13,11 @@ Ctrl-C).  Commands that play for long (balance, tune) run under
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -42,14 +45,54 @@ def terminate_raises() -> Iterator[None]:
         yield
         return
 
+    again = _Again()
+
     def raise_terminated(signum: int, frame: object) -> None:
+        if again.closed or isinstance(sys.exc_info()[1], Terminated):
+            return  # stopping already: its clean-up runs on undisturbed
+        again.start()
         raise Terminated
 
     previous = signal.signal(signal.SIGTERM, raise_terminated)
     try:
         yield
     finally:
+        again.close()
         signal.signal(signal.SIGTERM, previous)
+
+
+class _Again:
+    """SIGTERM sent again every half second once one has arrived, until the
+    command has stopped: a Terminated raised inside a finaliser (a clingo
+    Control's ``__del__``) or a callback of clingo's is swallowed there, and
+    the command would run on (as :func:`deadline` repeats its alarm).  The
+    handler raises nothing while a Terminated is being handled (the
+    command's clean-up, as it stops), nor once closed; sending holds the
+    lock that :meth:`close` takes, so no signal is sent once the previous
+    handler is back."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.closed = False
+        self._started = False
+
+    def start(self) -> None:
+        if not self._started:
+            self._started = True
+            threading.Thread(target=self._send, name="sigterm-again", daemon=True).start()
+
+    def _send(self) -> None:
+        while True:
+            time.sleep(0.5)
+            with self._lock:
+                if self.closed:
+                    return
+                os.kill(os.getpid(), signal.SIGTERM)
+
+    def close(self) -> None:
+        self.closed = True  # first: a signal handled while waiting raises nothing
+        with self._lock:
+            pass
 
 
 @contextmanager

@@ -187,3 +187,21 @@ def test_an_output_still_being_written_is_removed_when_the_process_must_leave(tm
         assert list(tmp_path.iterdir()) == []
         out.write(" and the rest")  # the thread finishes: nothing is there to rename
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_terminated_swallowed_by_a_finaliser_comes_again():
+    """A Terminated raised where it is swallowed (a clingo Control's
+    ``__del__``, a callback of clingo's) is raised again within a second,
+    and not while the command is stopping on one."""
+    from evlogic.signals import Terminated, terminate_raises
+
+    started = time.monotonic()
+    with pytest.raises(Terminated), terminate_raises():
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(1)
+        except Terminated:
+            pass  # swallowed, as a finaliser swallows it
+        while time.monotonic() - started < 10:
+            time.sleep(0.01)
+    assert time.monotonic() - started < 3
