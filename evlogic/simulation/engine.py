@@ -611,29 +611,33 @@ class _Control:
         """Turn ``turn``'s moves (by game number: a state's number or
         pass), grounded after :meth:`decide` without an agent: what the
         move model's next/1 says in each game."""
-        checkpoint()
-        self._does = [Tuple_([Number(game), move]) for game, move in moves.items()]
-        self.shown.clear()
-        t = Number(turn)
-        self._control.ground([("moves_after", [t]), ("given", [t])], context=self)
-        checkpoint()
-        found: dict[int, list[Symbol]] = {game: [] for game in moves}
-        for symbol in self.shown:
-            if symbol.name == "next":
-                found[symbol.arguments[0].arguments[0].number].append(symbol.arguments[1])
-        return found
+        return _given(self, self._control, turn, moves)
 
     def given(self, turn: int, game: int, move: Symbol) -> list[Symbol]:
         """Turn ``turn``'s move ``move`` (a state's number or pass) in game
         ``game``, grounded after :meth:`decide` without an agent: what the
         move model's next/1 says."""
-        checkpoint()
-        self._does = [Tuple_([Number(game), move])]
-        self.shown.clear()
-        t = Number(turn)
-        self._control.ground([("moves_after", [t]), ("given", [t])], context=self)
-        checkpoint()
-        return [symbol.arguments[1] for symbol in self.shown if symbol.name == "next"]
+        return self.given_all(turn, {game: move})[game]
+
+
+def _given(
+    owner: _Control | _Agents, control: clingo.Control, turn: int, moves: dict[int, Symbol]
+) -> dict[int, list[Symbol]]:
+    """Turn ``turn``'s moves made from outside (by game number), in
+    ``owner``'s control, whose @does(t) answers them: rules/play/model.lp's
+    given part and the model's rules that read the move; what next/1 says in
+    each game."""
+    checkpoint()
+    owner._does = [Tuple_([Number(game), move]) for game, move in moves.items()]
+    owner.shown.clear()
+    t = Number(turn)
+    control.ground([("moves_after", [t]), ("given", [t])], context=owner)
+    checkpoint()
+    found: dict[int, list[Symbol]] = {game: [] for game in moves}
+    for symbol in owner.shown:
+        if symbol.name == "next":
+            found[symbol.arguments[0].arguments[0].number].append(symbol.arguments[1])
+    return found
 
 
 class _Shown(clingo.backend.Observer):
@@ -989,14 +993,4 @@ class _Agents:
     def given_all(self, turn: int, moves: dict[int, Symbol]) -> dict[int, list[Symbol]]:
         """Turn ``turn``'s move (game 0's), grounded after :meth:`decide`
         without the agent: what the move model's next/1 says."""
-        checkpoint()
-        self._does = [Tuple_([Number(game), move]) for game, move in moves.items()]
-        self.shown.clear()
-        t = Number(turn)
-        self._control.ground([("moves_after", [t]), ("given", [t])], context=self)
-        checkpoint()
-        found: dict[int, list[Symbol]] = {game: [] for game in moves}
-        for symbol in self.shown:
-            if symbol.name == "next":
-                found[symbol.arguments[0].arguments[0].number].append(symbol.arguments[1])
-        return found
+        return _given(self, self._control, turn, moves)
